@@ -1,0 +1,18 @@
+import type { MiddlewareFactory } from '../../src/middleware/types.js';
+import { clusterBlocks, type BlockOptions } from './blocks.js';
+
+export * from './blocks.js';
+
+export interface BlocksMiddlewareOptions extends BlockOptions {
+  /** Clustering passes (seed 000: forums need 1–2). */
+  passes?: number;
+}
+
+/** Groups the effective segments into blocks by differential peak clustering (`ctx.blocks`). */
+export const blocksMiddleware: MiddlewareFactory<BlocksMiddlewareOptions> = (options = {}) => ({
+  name: 'blocks',
+  priority: 500,
+  process(ctx) {
+    ctx.blocks = clusterBlocks(ctx.segments, options.passes ?? 1, options);
+  },
+});

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * The command line (ARCHITECTURE §5, a contract): crawl, extract, classify, train-classifier.
+ */
+import { Command, CommanderError } from 'commander';
+import { UsageError } from './errors.js';
+import { runExtract, runClassify } from './extract.js';
+
+const program = new Command();
+program.name('gleaner').description('Crawl sites and turn pages into article, list and forum items without selectors').exitOverride();
+
+program
+  .command('crawl')
+  .description('run a spider (default: the bundled demo against the bundled demo site)')
+  .argument('[spider]', 'spider name (spiders/<name>.ts) or path to a spider file', 'demo')
+  .option('--max-pages <n>', 'stop after N pages', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-pages must be a positive integer (got "${v}")`);
+    return n;
+  })
+  .option('--out <file>', 'also export items to FILE.jsonl or FILE.csv')
+  .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
+  .action(async (spider: string, opts: { maxPages?: number; out?: string; fresh?: boolean }) => {
+    const { runCrawlCli } = await import('../crawler/cli.js');
+    await runCrawlCli(spider, opts);
+  });
+
+program
+  .command('extract')
+  .description('extract one item per saved page, as JSON lines')
+  .argument('[files...]', 'HTML files (- for standard input)')
+  .option('--url <url>', 'URL the page was fetched from (resolves links, picks the site)')
+  .option('--kind <kind>', 'auto | article | list | forum', 'auto')
+  .option('--batch <manifest>', 'manifest.jsonl of {id, path, url?, site?}')
+  .option('--out <file>', 'output JSON lines (with --batch)')
+  .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
+  .option('--timezone <zone>', 'IANA zone for dates shown without one')
+  .action(async (files: string[], opts) => runExtract(files, opts));
+
+program
+  .command('classify')
+  .description('print the page type of saved pages: {label, probabilities}')
+  .argument('[files...]', 'HTML files (- for standard input)')
+  .option('--url <url>', 'URL the page was fetched from')
+  .action(async (files: string[], opts) => runClassify(files, opts));
+
+program
+  .command('train-classifier')
+  .description('train the page-type SVM from labelled pages and write the model JSON')
+  .option('--labels <file>', 'JSON {manifest id: {label}} (default: ../shared/data/pagetype-labels.json)')
+  .option('--data <dir>', 'folder holding the manifests the ids refer to (default: ../shared/data)')
+  .option('--out <file>', 'model file to write (default: middleware/classifier/model.json)')
+  .action(async (opts) => {
+    const { trainClassifierCli } = await import('../../middleware/classifier/train.js');
+    await trainClassifierCli(opts);
+  });
+
+async function main() {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode || 0;
+      return;
+    }
+    if (e instanceof UsageError || (e as Error).name === 'SpiderConfigError') {
+      process.stderr.write(`gleaner: ${(e as Error).message}\n`);
+      process.exitCode = (e as UsageError).exitCode ?? 2;
+      return;
+    }
+    process.stderr.write(`gleaner: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

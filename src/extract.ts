@@ -1,0 +1,142 @@
+/**
+ * Extraction without a crawler: saved pages → items (`gleaner extract`, and the public API).
+ */
+import { createPage, type Page, type PageInput } from './page/page.js';
+import { BinaryContentError } from './page/decode.js';
+import { buildChain, openChain, closeChain } from './middleware/chain.js';
+import { BUILTIN_MIDDLEWARE } from './middleware/builtins.js';
+import type { Logger, Middleware, MiddlewareSetting, SiteStore } from './middleware/types.js';
+import { silentLogger } from './middleware/types.js';
+import { MemorySiteStore } from './storage/site-store.js';
+import { processPage, finishItem, siteKeyOf, createContext } from './process.js';
+import type { Item, PageLabel } from './item.js';
+import { LABEL_OF_KIND } from './item.js';
+
+export type ExtractKind = 'auto' | 'article' | 'list' | 'forum';
+
+export interface ExtractorOptions {
+  kind?: ExtractKind;
+  timezone?: string;
+  /** Middleware settings, as in a spider config. */
+  middleware?: Record<string, MiddlewareSetting | undefined>;
+  extra?: Middleware[];
+  store?: SiteStore;
+  log?: Logger;
+}
+
+export interface ExtractInput extends PageInput {
+  /** Template group (manifest `site`), else URL host. */
+  site?: string;
+  anchorText?: string;
+}
+
+/** A reusable extractor: one chain, one site store (templates learned across calls). */
+export class Extractor {
+  readonly chain: Middleware[];
+  readonly store: SiteStore;
+  private readonly log: Logger;
+  private opened = false;
+
+  constructor(private readonly options: ExtractorOptions = {}) {
+    this.log = options.log ?? silentLogger;
+    this.store = options.store ?? new MemorySiteStore();
+    this.chain = buildChain(BUILTIN_MIDDLEWARE, { settings: options.middleware, extra: options.extra, extractOnly: true }, this.log);
+  }
+
+  private async ensureOpen(): Promise<void> {
+    if (!this.opened) {
+      await openChain(this.chain, { spider: 'extract', log: this.log });
+      this.opened = true;
+    }
+  }
+
+  async extract(input: ExtractInput): Promise<Item> {
+    await this.ensureOpen();
+    let page;
+    try {
+      page = createPage(input);
+    } catch (e) {
+      if (e instanceof BinaryContentError) return { url: input.url, kind: 'other', error: e.message };
+      throw e;
+    }
+    return this.extractPage(page, input, input.site ?? siteKeyOf(input.url));
+  }
+
+  /** Extract an already parsed page. */
+  async extractPage(page: Page, input: Pick<ExtractInput, 'url' | 'anchorText'>, siteKey: string): Promise<Item> {
+    await this.ensureOpen();
+    const kind = this.options.kind ?? 'auto';
+    const label: PageLabel | undefined = kind === 'auto' ? undefined : LABEL_OF_KIND[kind];
+    const ctx = await processPage(page, { url: input.url, label, anchorText: input.anchorText }, {
+      spider: 'extract',
+      chain: this.chain,
+      store: this.store,
+      log: this.log,
+      siteKey,
+      timezone: this.options.timezone,
+    });
+    return finishItem(ctx);
+  }
+
+  /**
+   * Extract many pages. Pages are grouped by `site` (else URL host); unless `stream`, every
+   * middleware with a `learn` step sees all pages of a group first (templates learned from the
+   * whole group), then each page is extracted. Results keep the input order.
+   */
+  async extractBatch(inputs: ExtractInput[], opts: { stream?: boolean; onItem?: (item: Item, index: number) => void } = {}): Promise<Item[]> {
+    const out: Item[] = new Array(inputs.length);
+    if (opts.stream) {
+      for (let i = 0; i < inputs.length; i++) {
+        out[i] = await this.extract(inputs[i]!);
+        opts.onItem?.(out[i]!, i);
+      }
+      return out;
+    }
+    await this.ensureOpen();
+    const groups = new Map<string, number[]>();
+    inputs.forEach((inp, i) => {
+      const key = inp.site ?? siteKeyOf(inp.url);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(i);
+    });
+    const learners = this.chain.filter((m) => m.learn);
+    for (const [siteKey, idx] of groups) {
+      const pages = new Map<number, Page>();
+      for (const i of idx) {
+        try {
+          pages.set(i, createPage(inputs[i]!));
+        } catch (e) {
+          if (!(e instanceof BinaryContentError)) throw e;
+        }
+      }
+      if (learners.length) {
+        for (const [i, page] of pages) {
+          const ctx = createContext(page, { url: inputs[i]!.url }, { spider: 'extract', store: this.store, log: this.log, siteKey, timezone: this.options.timezone });
+          for (const m of learners) await m.learn!(ctx);
+        }
+      }
+      for (const i of idx) {
+        const page = pages.get(i);
+        out[i] = page ? await this.extractPage(page, inputs[i]!, siteKey) : await this.extract(inputs[i]!);
+        opts.onItem?.(out[i]!, i);
+      }
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.opened) await closeChain(this.chain, { spider: 'extract', log: this.log });
+    this.opened = false;
+  }
+}
+
+/** One-shot extraction of a single page. */
+export async function extractItem(input: ExtractInput, options: ExtractorOptions = {}): Promise<Item> {
+  const ex = new Extractor(options);
+  try {
+    return await ex.extract(input);
+  } finally {
+    await ex.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Build and run the middleware chain. Settings layer like Scrapy's: built-in defaults < spider
+ * config; `false` disables; user middleware slot in by priority.
+ */
+import type { Middleware, MiddlewareEnv, MiddlewareFactory, MiddlewareSetting, PageContext } from './types.js';
+import { NotConfigured } from './types.js';
+import { KIND_OF_LABEL, type PageLabel } from '../item.js';
+
+export interface BuiltinEntry {
+  priority: number;
+  factory: MiddlewareFactory<any>;
+  /** Runs only in crawls (link following); skipped by `gleaner extract`. */
+  crawlOnly?: boolean;
+}
+
+/** Thrown by `runChain` when a middleware fails on a page: names the middleware and the URL. */
+export class MiddlewareError extends Error {
+  constructor(
+    readonly middleware: string,
+    readonly url: string,
+    override readonly cause: unknown,
+  ) {
+    super(`middleware "${middleware}" failed on ${url}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'MiddlewareError';
+  }
+}
+
+export interface ChainConfig {
+  /** Per-name settings from the spider. */
+  settings?: Record<string, MiddlewareSetting | undefined>;
+  /** User middleware instances (slot in by their priority). */
+  extra?: Middleware[];
+  /** Skip crawl-only middleware (extract CLI). */
+  extractOnly?: boolean;
+}
+
+export function buildChain(builtins: Record<string, BuiltinEntry>, config: ChainConfig, log: MiddlewareEnv['log']): Middleware[] {
+  const chain: Middleware[] = [];
+  const settings = config.settings ?? {};
+  for (const [name, entry] of Object.entries(builtins)) {
+    const s = settings[name];
+    if (s === false) continue;
+    if (config.extractOnly && entry.crawlOnly) continue;
+    const opts = typeof s === 'object' ? (s.options ?? {}) : {};
+    try {
+      const mw = entry.factory(opts);
+      mw.priority = typeof s === 'object' && s.priority !== undefined ? s.priority : entry.priority;
+      chain.push(mw);
+    } catch (e) {
+      if (e instanceof NotConfigured) {
+        log.warning(`middleware "${name}" skipped: ${e.message}`);
+        continue;
+      }
+      throw e;
+    }
+  }
+  for (const mw of config.extra ?? []) {
+    const s = settings[mw.name];
+    if (s === false) continue;
+    if (typeof s === 'object' && s.priority !== undefined) mw.priority = s.priority;
+    chain.push(mw);
+  }
+  // Stable sort by priority; built-ins before user middleware of equal priority.
+  return chain.map((m, i) => [m, i] as const).sort((a, b) => a[0].priority - b[0].priority || a[1] - b[1]).map(([m]) => m);
+}
+
+export async function openChain(chain: Middleware[], env: MiddlewareEnv): Promise<void> {
+  for (const mw of chain) await mw.open?.(env);
+}
+
+export async function closeChain(chain: Middleware[], env: MiddlewareEnv): Promise<void> {
+  for (const mw of [...chain].reverse()) {
+    try {
+      await mw.close?.(env);
+    } catch (e) {
+      env.log.error(`middleware "${mw.name}" failed to close: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** Run every applicable middleware on one page. Throws `MiddlewareError` on the first failure. */
+export async function runChain(chain: Middleware[], ctx: PageContext): Promise<void> {
+  for (const mw of chain) {
+    if (ctx.drop) return;
+    if (mw.kinds) {
+      const kind = ctx.label ? KIND_OF_LABEL[ctx.label as PageLabel] : undefined;
+      if (!kind || !mw.kinds.includes(kind)) continue;
+    }
+    try {
+      await mw.process(ctx);
+    } catch (e) {
+      throw new MiddlewareError(mw.name, ctx.request.url, e);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The middleware contract (ARCHITECTURE §3). Scrapy's habit in TypeScript: one table of named
+ * components with numeric priorities (lower runs first, gaps of 100), `false` disables, `open`
+ * per crawl and `close` in reverse order. This file is imported by `middleware/*`, which never
+ * imports crawlee: extractors run in any crawler and on saved files.
+ */
+import type { Page, Segment } from '../page/page.js';
+import type { Item, ItemKind, PageLabel } from '../item.js';
+
+export interface Logger {
+  debug(msg: string, data?: Record<string, unknown>): void;
+  info(msg: string, data?: Record<string, unknown>): void;
+  warning(msg: string, data?: Record<string, unknown>): void;
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warning() {}, error() {} };
+
+/** What led to this page. */
+export interface RequestInfo {
+  url: string;
+  /** Label given by a follow rule (`detail`, `list`, `forum`, `other` or a user label). */
+  label?: string;
+  /** Anchor text of the link that led here: a title hint (seed 004). */
+  anchorText?: string;
+  /** Link depth from a start URL. */
+  depth?: number;
+  /** The page that linked here. */
+  referrer?: string;
+  userData?: Record<string, unknown>;
+}
+
+/** A link the crawl should follow, produced by a middleware (list items, next pages …). */
+export interface FollowRequest {
+  url: string;
+  /** Page label the target is expected to have (`detail`, `list`, `forum`). */
+  label?: string;
+  anchorText?: string;
+}
+
+/** Per-site persisted state (templates, counters). `data` must stay JSON-serialisable. */
+export interface SiteState {
+  key: string;
+  data: Record<string, unknown>;
+  /** Call after changing `data` so the store persists it. */
+  touch(): void;
+}
+
+export interface SiteStore {
+  /** State for a site key, created empty on first use. */
+  site(key: string): SiteState;
+  /** Persist what changed (called periodically and on close). */
+  flush(): Promise<void>;
+}
+
+export interface PageContext {
+  page: Page;
+  request: RequestInfo;
+  spider: string;
+  /** The site key (URL host by default; spiders may define site patterns). */
+  siteKey: string;
+  site: SiteState;
+  /** Effective segments, narrowed stage by stage (template difference, rule filters). Starts as
+   * all of `page.segments`. */
+  segments: Segment[];
+  /** Whether `segments` has been narrowed by a site template (false on a site's first page). */
+  templateApplied: boolean;
+  /** Blocks of `segments` from differential peak clustering, when that stage ran. */
+  blocks?: Segment[][];
+  /** Page type: from a follow rule, else from the classifier. */
+  label?: PageLabel;
+  /** The item being filled. `kind` is set by the extractor that handled the page. */
+  item: Partial<Item> & { url: string };
+  /** IANA zone for dates without an offset: spider option, else the page language's. */
+  timezone?: string;
+  /** Links to follow, appended by middleware; the crawler filters them by domain and budget. */
+  follow: FollowRequest[];
+  /** Set by a middleware to drop the page (no item), with the reason. */
+  drop?: string;
+  /** Stage-to-stage scratch space for user middleware. */
+  scratch: Record<string, unknown>;
+  log: Logger;
+}
+
+export interface MiddlewareEnv {
+  spider: string;
+  /** Directory for state files (`storage/gleaner`). */
+  stateDir?: string;
+  log: Logger;
+}
+
+export interface Middleware {
+  /** Kebab-case name: the key in spider configs. */
+  name: string;
+  /** Lower runs first. */
+  priority: number;
+  /** Item kinds this middleware applies to (by the page label); all when absent. */
+  kinds?: ItemKind[];
+  open?(env: MiddlewareEnv): Promise<void> | void;
+  process(ctx: PageContext): Promise<void> | void;
+  /** Batch pre-pass (`gleaner extract --batch`): see a page of the site before any is extracted,
+   * e.g. to learn the site template from all of them. */
+  learn?(ctx: PageContext): Promise<void> | void;
+  close?(env: MiddlewareEnv): Promise<void> | void;
+}
+
+/** Thrown by a factory that cannot run with the options it got: the chain warns once and skips it
+ * (Scrapy's NotConfigured). */
+export class NotConfigured extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotConfigured';
+  }
+}
+
+export type MiddlewareFactory<O = Record<string, unknown>> = (options: O) => Middleware;
+
+/** How a spider configures one middleware: `false` disables; an object sets priority/options. */
+export type MiddlewareSetting = false | true | { priority?: number; options?: Record<string, unknown> };

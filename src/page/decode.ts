@@ -1,0 +1,185 @@
+/**
+ * Bytes → text. Order (WHATWG "encoding sniffing", adjusted for the real web where headers lie):
+ * BOM, then the Content-Type header, then `<meta charset>` / `http-equiv`, then detection with
+ * `chardet`. A declared charset that the bytes contradict (declared UTF-8 but invalid; declared
+ * Latin-1 but valid multi-byte UTF-8) is overruled, because serving GBK as "utf-8" or UTF-8 as the
+ * server default "iso-8859-1" is common on old Chinese sites.
+ */
+import iconv from 'iconv-lite';
+import chardet from 'chardet';
+
+/** How many leading bytes are scanned for `<meta charset>` (the HTML spec's prescan uses 1024; old
+ * Chinese portals put long comments first, so we look further). */
+const META_PRESCAN_BYTES = 8192;
+/** How many bytes chardet sees: enough for a stable guess, cheap on 20 MB pages. */
+const DETECT_SAMPLE_BYTES = 64 * 1024;
+/** Share of NUL / control bytes above which a body is called binary. */
+const BINARY_CONTROL_RATIO = 0.1;
+
+export interface DecodedBody {
+  text: string;
+  /** The charset used (lower-case, iconv-lite name). */
+  charset: string;
+  /** Where the charset came from. */
+  source: 'bom' | 'header' | 'meta' | 'detected' | 'default' | 'string';
+}
+
+export class BinaryContentError extends Error {
+  constructor(readonly contentType: string | undefined) {
+    super(`binary content${contentType ? ` (${contentType})` : ''}: not an HTML page`);
+    this.name = 'BinaryContentError';
+  }
+}
+
+/** Aliases where a superset decodes strictly more pages correctly. */
+const SUPERSETS: Record<string, string> = {
+  gb2312: 'gb18030',
+  gbk: 'gb18030',
+  'x-gbk': 'gb18030',
+  'gb_2312-80': 'gb18030',
+  'iso-8859-1': 'windows-1252',
+  'latin1': 'windows-1252',
+  'us-ascii': 'windows-1252',
+  ascii: 'windows-1252',
+  'x-sjis': 'shift_jis',
+  sjis: 'shift_jis',
+  'ks_c_5601-1987': 'euc-kr',
+  'big5-hkscs': 'big5',
+  'utf8': 'utf-8',
+  'unicode': 'utf-16le',
+};
+
+export function normaliseCharset(name: string | undefined | null): string | undefined {
+  if (!name) return undefined;
+  const n = name.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  if (!n) return undefined;
+  const mapped = SUPERSETS[n] ?? n;
+  return iconv.encodingExists(mapped) ? mapped : undefined;
+}
+
+export function charsetFromContentType(contentType: string | undefined): string | undefined {
+  const m = contentType?.match(/charset\s*=\s*["']?([\w.:-]+)/i);
+  return normaliseCharset(m?.[1]);
+}
+
+function charsetFromBom(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+export function charsetFromMeta(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, META_PRESCAN_BYTES)).toString('latin1');
+  const m =
+    head.match(/<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i) ??
+    head.match(/<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i);
+  return normaliseCharset(m?.[1]);
+}
+
+const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
+
+/** true when the bytes are valid UTF-8 (a truncated final sequence is forgiven: size limits cut). */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    utf8Fatal.decode(bytes);
+    return true;
+  } catch {
+    // A body cut by a size limit may end mid-sequence: retry without the last 3 bytes.
+    if (bytes.length > 4) {
+      try {
+        utf8Fatal.decode(bytes.subarray(0, bytes.length - 3));
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+}
+
+function hasHighBytes(bytes: Uint8Array, limit = bytes.length): boolean {
+  for (let i = 0; i < limit; i++) if (bytes[i]! >= 0x80) return true;
+  return false;
+}
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 4096);
+  if (n === 0) return false;
+  // UTF-16 text has many NULs but a BOM.
+  if (charsetFromBom(bytes)?.startsWith('utf-16')) return false;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === 0 || (b < 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
+  }
+  return control / n > BINARY_CONTROL_RATIO;
+}
+
+function detect(bytes: Uint8Array): string | undefined {
+  const sample = bytes.subarray(0, DETECT_SAMPLE_BYTES);
+  const guess = chardet.detect(sample);
+  return normaliseCharset(guess ?? undefined);
+}
+
+/**
+ * Decode an HTTP body. Throws `BinaryContentError` for bodies that are clearly not text.
+ * @example decodeBody(buffer, 'text/html; charset=gbk').text
+ */
+export function decodeBody(body: Uint8Array | string, contentType?: string): DecodedBody {
+  if (typeof body === 'string') return { text: body, charset: 'utf-8', source: 'string' };
+  if (contentType && /^(image|audio|video|font)\/|application\/(octet-stream|pdf|zip|gzip)/i.test(contentType)) {
+    throw new BinaryContentError(contentType);
+  }
+  if (looksBinary(body)) throw new BinaryContentError(contentType);
+
+  const bom = charsetFromBom(body);
+  if (bom) return { text: iconv.decode(Buffer.from(body), bom), charset: bom, source: 'bom' };
+
+  const declaredHeader = charsetFromContentType(contentType);
+  const declaredMeta = charsetFromMeta(body);
+  const declared = declaredHeader ?? declaredMeta;
+  const source: DecodedBody['source'] = declaredHeader ? 'header' : 'meta';
+  const high = hasHighBytes(body);
+
+  let charset: string;
+  let from: DecodedBody['source'];
+  if (!high) {
+    // Pure ASCII decodes the same under every ASCII-compatible charset.
+    charset = declared && !declared.startsWith('utf-16') ? declared : 'utf-8';
+    from = declared ? source : 'default';
+  } else if (declared === 'utf-8') {
+    if (isValidUtf8(body)) {
+      charset = 'utf-8';
+      from = source;
+    } else {
+      // The header says UTF-8 but the bytes are not: trust the <meta> if it disagrees, else detect.
+      charset = (declaredMeta && declaredMeta !== 'utf-8' ? declaredMeta : detect(body)) ?? 'windows-1252';
+      from = declaredMeta && declaredMeta !== 'utf-8' ? 'meta' : 'detected';
+    }
+  } else if (declared && declared !== 'windows-1252') {
+    // A specific legacy charset (GBK, Big5, Shift_JIS …) was declared. Valid UTF-8 with multi-byte
+    // runs is still far more likely UTF-8 (GBK text is almost never valid UTF-8).
+    if (isValidUtf8(body)) {
+      charset = 'utf-8';
+      from = 'detected';
+    } else {
+      charset = declared;
+      from = source;
+    }
+  } else if (isValidUtf8(body)) {
+    charset = 'utf-8';
+    from = declared ? 'detected' : 'detected';
+  } else {
+    // windows-1252 (the server default) or nothing declared: let the detector decide.
+    const guess = detect(body);
+    if (declared === 'windows-1252' && (!guess || guess.startsWith('iso-8859') || guess.startsWith('windows-125'))) {
+      charset = declared;
+      from = source;
+    } else {
+      charset = guess ?? 'windows-1252';
+      from = guess ? 'detected' : 'default';
+    }
+  }
+  return { text: iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset), charset, source: from };
+}

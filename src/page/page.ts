@@ -1,0 +1,383 @@
+/**
+ * The page model every middleware reads: decoded once, parsed once (htmlparser2 — about 9× faster
+ * than parse5, which cheerio 1.2's default `load()` uses), every node numbered in depth-first order
+ * (seed 000), and the text cut into segments `(tag path, text, DFS index)` (seed 001).
+ *
+ * Everything here is iterative: a 10,000-deep document must not overflow the stack.
+ */
+import { parseDocument } from 'htmlparser2';
+import { Document, Element, Text, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
+import { load as cheerioLoad, type CheerioAPI } from 'cheerio';
+import { decodeBody } from './decode.js';
+import { detectLang } from '../text/text.js';
+
+/** Depth beyond which subtrees are flattened (their leaves kept in order). Recursive helpers in
+ * dom-serializer/cheerio overflow the stack past ~3,000 levels; no real layout needs 200. */
+export const MAX_DEPTH = 200;
+
+/** Elements whose text is never page text. */
+export const SKIP_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas',
+  'head', 'select', 'textarea', 'button',
+]);
+
+/** Elements that start a new line of text (a new segment). Inline elements (a, span, b, font …)
+ * stay inside their block's segment. */
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir',
+  'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'li', 'main', 'menu', 'nav', 'ol', 'p',
+  'pre', 'section', 'summary', 'table', 'tbody', 'thead', 'tfoot', 'td', 'th', 'tr', 'ul', 'br',
+  'caption', 'legend', 'option', 'img', 'video', 'audio', 'picture',
+]);
+
+export interface Segment {
+  /** DFS index of the segment's first text node. */
+  index: number;
+  /** DFS index of its last text node. */
+  end: number;
+  /** Tag names from the root to the block that holds the text, e.g. `html/body/div/p`. */
+  path: string;
+  /** Text with whitespace collapsed. */
+  text: string;
+  /** Characters of `text` that sit inside `<a href>`. */
+  linkChars: number;
+  /** The block element that holds the text. */
+  element: Element;
+}
+
+export interface PageInput {
+  url: string;
+  body: Uint8Array | string;
+  /** Content-Type header (charset hint). */
+  contentType?: string;
+  fetchedAt?: Date;
+}
+
+export interface Page {
+  url: string;
+  html: string;
+  charset: string;
+  charsetSource: string;
+  fetchedAt: Date;
+  document: Document;
+  /** Every element and non-blank text node, in depth-first pre-order; `nodes[i]` has DFS index i. */
+  nodes: AnyNode[];
+  /** Text runs in document order. */
+  segments: Segment[];
+  /** `<title>` text, whitespace collapsed. */
+  title: string;
+  /** `<html lang>` (or content-language meta), lower-case, if any. */
+  declaredLang?: string;
+  /** `<base href>` resolved against the URL, else the URL. */
+  baseUrl: string;
+  /** `<meta name|property|itemprop|http-equiv>` → content; keys lower-case, first value wins. */
+  meta: Map<string, string>;
+  /** `<body>` (or the document when there is none). */
+  body: ParentNode;
+  /** DFS index of a node (-1 for nodes that were not numbered, e.g. inside `<script>`). */
+  indexOf(node: AnyNode): number;
+  /** Parsed JSON-LD objects (flattened `@graph`), computed on first use. */
+  jsonLd(): Record<string, unknown>[];
+  /** A cheerio view over the same tree (no second parse), created on first use. */
+  $(): CheerioAPI;
+  /** Resolve a link against the base URL; undefined for javascript:, mailto:, bad URLs. */
+  resolve(href: string | undefined): string | undefined;
+  /** Primary language subtag (`zh`, `en` …): `<html lang>` when present, else detected from the
+   * text; computed on first use. */
+  lang(): string | undefined;
+}
+
+const WS = /\s+/g;
+export function collapse(text: string): string {
+  return text.replace(WS, ' ').trim();
+}
+
+/** Flatten subtrees deeper than MAX_DEPTH, keeping their text and images in order. */
+function capDepth(doc: Document): void {
+  const stack: Array<[ParentNode, number]> = [[doc, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth >= MAX_DEPTH) {
+      const leaves: ChildNode[] = [];
+      const inner: ChildNode[] = [...node.children].reverse();
+      while (inner.length) {
+        const n = inner.pop()!;
+        if (n instanceof Element && n.children.length) {
+          if (SKIP_TAGS.has(n.name)) continue;
+          for (let i = n.children.length - 1; i >= 0; i--) inner.push(n.children[i]!);
+          if (BLOCK_TAGS.has(n.name)) leaves.push(new Text(' '));
+        } else leaves.push(n);
+      }
+      for (const leaf of leaves) {
+        leaf.parent = node;
+      }
+      for (let i = 0; i < leaves.length; i++) {
+        leaves[i]!.prev = leaves[i - 1] ?? null;
+        leaves[i]!.next = leaves[i + 1] ?? null;
+      }
+      node.children = leaves;
+      continue;
+    }
+    for (const child of node.children) {
+      if (child instanceof Element) stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/** Parse HTML into a domhandler Document (htmlparser2, HTML mode, entities decoded). */
+export function parseHtml(html: string): Document {
+  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  capDepth(doc);
+  return doc;
+}
+
+interface Walk {
+  nodes: AnyNode[];
+  index: Map<AnyNode, number>;
+  segments: Segment[];
+}
+
+/**
+ * One iterative pre-order walk: numbers nodes, builds segments, reads `<title>`.
+ * A segment is a maximal run of inline text inside one block element.
+ */
+function walk(doc: Document): Walk {
+  const nodes: AnyNode[] = [];
+  const index = new Map<AnyNode, number>();
+  const segments: Segment[] = [];
+  // Current run
+  let runParts: string[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  let runLink = 0;
+  let runBlock: Element | null = null;
+  let runPath = '';
+
+  const flush = () => {
+    if (runStart >= 0 && runBlock) {
+      const text = collapse(runParts.join(''));
+      if (text) {
+        // link chars were counted on raw text; clamp to the collapsed length
+        segments.push({ index: runStart, end: runEnd, path: runPath, text, linkChars: Math.min(runLink, text.length), element: runBlock });
+      }
+    }
+    runParts = [];
+    runStart = -1;
+    runEnd = -1;
+    runLink = 0;
+    runBlock = null;
+  };
+
+  // Stack entries: node to visit, or a marker to close a block.
+  type Frame = { node: ChildNode; path: string; block: Element | null; blockPath: string; inLink: boolean } | { close: Element };
+  const stack: Frame[] = [];
+  for (let i = doc.children.length - 1; i >= 0; i--) stack.push({ node: doc.children[i]!, path: '', block: null, blockPath: '', inLink: false });
+
+  while (stack.length) {
+    const f = stack.pop()!;
+    if ('close' in f) {
+      flush();
+      continue;
+    }
+    const { node } = f;
+    if (node instanceof Element) {
+      const name = node.name;
+      if (SKIP_TAGS.has(name)) {
+        index.set(node, nodes.length);
+        nodes.push(node);
+        continue;
+      }
+      index.set(node, nodes.length);
+      nodes.push(node);
+      const path = f.path ? `${f.path}/${name}` : name;
+      const isBlock = BLOCK_TAGS.has(name);
+      if (isBlock) flush();
+      const block = isBlock ? node : f.block;
+      const blockPath = isBlock ? path : f.blockPath;
+      const inLink = f.inLink || (name === 'a' && node.attribs.href !== undefined);
+      if (isBlock) stack.push({ close: node });
+      for (let i = node.children.length - 1; i >= 0; i--) {
+        stack.push({ node: node.children[i]!, path, block, blockPath, inLink });
+      }
+    } else if (node instanceof Text) {
+      const data = node.data;
+      if (!data.trim()) {
+        if (runStart >= 0) runParts.push(' ');
+        continue;
+      }
+      const i = nodes.length;
+      index.set(node, i);
+      nodes.push(node);
+      if (!f.block) continue; // text outside any block (before <html>): ignore
+      if (runBlock !== f.block) {
+        flush();
+        runBlock = f.block;
+        runPath = f.blockPath;
+        runStart = i;
+      }
+      runEnd = i;
+      runParts.push(data);
+      if (f.inLink) runLink += collapse(data).length;
+    }
+  }
+  flush();
+  return { nodes, index, segments };
+}
+
+/** Text content of a subtree, iteratively, skipping script/style. Inline joins without spaces;
+ * blocks and `<br>` are separated by a space. */
+export function textOf(root: AnyNode): string {
+  const out: string[] = [];
+  const stack: AnyNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Text) out.push(n.data);
+    else if (n instanceof Element || n instanceof Document) {
+      if (n instanceof Element) {
+        if (n !== root && SKIP_TAGS.has(n.name) && n.name !== 'head') continue;
+        if (BLOCK_TAGS.has(n.name)) out.push(' ');
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+  }
+  return out.join('');
+}
+
+function readMeta(doc: Document): { meta: Map<string, string>; lang?: string; base?: string; bodyEl?: Element; title: string } {
+  const meta = new Map<string, string>();
+  let title: string | undefined;
+  let lang: string | undefined;
+  let base: string | undefined;
+  let bodyEl: Element | undefined;
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!(n instanceof Element)) continue;
+    if (n.name === 'meta') {
+      const key = (n.attribs.property ?? n.attribs.name ?? n.attribs.itemprop ?? n.attribs['http-equiv'])?.trim().toLowerCase();
+      const content = n.attribs.content;
+      if (key && content !== undefined && !meta.has(key)) meta.set(key, content.trim());
+    } else if (n.name === 'html' && n.attribs.lang && !lang) {
+      lang = n.attribs.lang.trim().toLowerCase();
+    } else if (n.name === 'base' && n.attribs.href && !base) {
+      base = n.attribs.href;
+    } else if (n.name === 'body' && !bodyEl) {
+      bodyEl = n;
+    } else if (n.name === 'title' && title === undefined) {
+      title = collapse(textOf(n));
+    }
+    if (n.name === 'script' || n.name === 'style' || n.name === 'svg') continue;
+    // reversed so that popping visits nodes in document order ("first value wins")
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  if (!lang) {
+    const cl = meta.get('content-language') ?? meta.get('language') ?? meta.get('og:locale');
+    if (cl) lang = cl.split(/[,;]/)[0]!.trim().toLowerCase().replace('_', '-');
+  }
+  return { meta, lang: lang || undefined, base, bodyEl, title: title ?? '' };
+}
+
+function collectJsonLd(doc: Document): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const stack: AnyNode[] = [...doc.children];
+  const scripts: Element[] = [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!(n instanceof Element)) continue;
+    if (n.name === 'script') {
+      if ((n.attribs.type ?? '').toLowerCase().includes('ld+json')) scripts.push(n);
+      continue;
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  const push = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(push);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      out.push(o);
+      if (o['@graph']) push(o['@graph']);
+    }
+  };
+  for (const s of scripts.reverse()) {
+    const raw = s.children.map((c) => (c instanceof Text ? c.data : '')).join('').trim();
+    if (!raw) continue;
+    try {
+      push(JSON.parse(raw));
+    } catch {
+      // Some sites put raw newlines or trailing commas in JSON-LD: try once more, cleaned.
+      try {
+        push(JSON.parse(raw.replace(/[\u0000-\u001f]+/g, ' ').replace(/,\s*([}\]])/g, '$1')));
+      } catch {
+        /* unreadable JSON-LD is ignored */
+      }
+    }
+  }
+  return out;
+}
+
+export function resolveUrl(href: string | undefined, base: string): string | undefined {
+  if (!href) return undefined;
+  const h = href.trim();
+  if (!h || /^(javascript|mailto|tel|data|about):/i.test(h) || h.startsWith('#')) return undefined;
+  try {
+    const u = new URL(h, base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Build the page model from raw bytes (or an already decoded string). */
+export function createPage(input: PageInput): Page {
+  const decoded = decodeBody(input.body, input.contentType);
+  const document = parseHtml(decoded.text);
+  const { nodes, index, segments } = walk(document);
+  const { meta, lang, base, bodyEl, title } = readMeta(document);
+  let baseUrl = input.url;
+  if (base) {
+    try {
+      baseUrl = new URL(base, input.url).href;
+    } catch {
+      /* bad <base>: keep the URL */
+    }
+  }
+  let jsonLdCache: Record<string, unknown>[] | undefined;
+  let $cache: CheerioAPI | undefined;
+  let langCache: { v: string | undefined } | undefined;
+  const computeLang = () => {
+    const declared = lang?.split('-')[0];
+    // A declared lang is trusted unless the text's script contradicts it (templates often keep
+    // lang="en" on Chinese pages): detection on the text decides then.
+    const sample = segments.slice(0, 400).map((s) => s.text).join(' ');
+    const detected = detectLang(sample);
+    if (declared && /^[a-z]{2,3}$/.test(declared)) {
+      const cjk = new Set(['zh', 'ja', 'ko']);
+      if (detected && (cjk.has(detected) !== cjk.has(declared) || (cjk.has(detected) && detected !== declared))) return detected;
+      return declared;
+    }
+    return detected;
+  };
+  return {
+    url: input.url,
+    html: decoded.text,
+    charset: decoded.charset,
+    charsetSource: decoded.source,
+    fetchedAt: input.fetchedAt ?? new Date(),
+    document,
+    nodes,
+    segments,
+    title,
+    declaredLang: lang,
+    baseUrl,
+    meta,
+    body: bodyEl ?? document,
+    indexOf: (node) => index.get(node) ?? -1,
+    jsonLd: () => (jsonLdCache ??= collectJsonLd(document)),
+    $: () => ($cache ??= cheerioLoad(document as never, {}, false)),
+    resolve: (href) => resolveUrl(href, baseUrl),
+    lang: () => (langCache ??= { v: computeLang() }).v,
+  };
+}

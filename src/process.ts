@@ -1,0 +1,67 @@
+/**
+ * One page through the chain: build the context, run the middleware, finish the item. Shared by
+ * the crawlers and `gleaner extract`, so a saved page and a crawled page give the same item.
+ */
+import type { Page } from './page/page.js';
+import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from './middleware/types.js';
+import { runChain } from './middleware/chain.js';
+import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from './item.js';
+import { timezoneForLang } from './text/dates.js';
+
+export interface ProcessOptions {
+  spider: string;
+  chain: Middleware[];
+  store: SiteStore;
+  log: Logger;
+  /** Site key for this page (default: URL host). */
+  siteKey?: string;
+  /** Spider timezone (IANA). */
+  timezone?: string;
+}
+
+export function siteKeyOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return 'local';
+  }
+}
+
+export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessOptions, 'chain'>): PageContext {
+  const siteKey = o.siteKey ?? siteKeyOf(request.url);
+  return {
+    page,
+    request,
+    spider: o.spider,
+    siteKey,
+    site: o.store.site(siteKey),
+    segments: page.segments,
+    templateApplied: false,
+    item: { url: request.url },
+    timezone: o.timezone ?? timezoneForLang(page.lang()),
+    follow: [],
+    scratch: {},
+    log: o.log,
+  };
+}
+
+/** Fill the fields every item has and drop the unknown ones. */
+export function finishItem(ctx: PageContext, spider?: string): Item {
+  const item = ctx.item;
+  const kind = item.kind ?? (ctx.label && item.content === undefined && !item.items && !item.posts ? 'other' : ctx.label ? KIND_OF_LABEL[ctx.label as PageLabel] : 'other');
+  return compactItem({
+    ...item,
+    url: item.url,
+    kind,
+    spider,
+    fetchedAt: ctx.page.fetchedAt.toISOString(),
+    lang: item.lang ?? ctx.page.lang(),
+  } as Item);
+}
+
+/** Run the chain on a page and return the context (item not yet finished) . */
+export async function processPage(page: Page, request: RequestInfo, o: ProcessOptions): Promise<PageContext> {
+  const ctx = createContext(page, request, o);
+  await runChain(o.chain, ctx);
+  return ctx;
+}

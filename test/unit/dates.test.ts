@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { findDates, normaliseDateValue, parseDate } from '../../src/text/dates.js';
+
+const now = new Date('2026-11-30T12:00:00Z');
+const sh = { now, timezone: 'Asia/Shanghai' };
+
+describe('findDates', () => {
+  it('reads Chinese dates with times', () => {
+    expect(parseDate('发布时间：2019年9月7日 13:43', sh)?.iso).toBe('2019-09-07T13:43:00+08:00');
+    expect(parseDate('2019-09-07 13:43:45 来源：红周刊', sh)?.iso).toBe('2019-09-07T13:43:45+08:00');
+    expect(parseDate('2017-1-9 15:42', sh)?.precision).toBe('minute');
+    expect(parseDate('2005/5/7', sh)?.precision).toBe('day');
+  });
+  it('reads English, German, French and Spanish month names', () => {
+    expect(parseDate('Published on September 7, 2019 at 1:43 pm', { now })?.iso).toBe('2019-09-07T13:43:00Z');
+    expect(parseDate('Mon Jan 06, 2020 3:07 pm', { now })?.text).toBe('Mon Jan 06, 2020 3:07 pm');
+    expect(parseDate('am 7. September 2019', { now })?.month).toBe(9);
+    expect(parseDate('le 15 avril 2017', { now })?.month).toBe(4);
+    expect(parseDate('15 de abril de 2017', { now })?.day).toBe(15);
+    expect(parseDate('7th of March 2018', { now })?.month).toBe(3);
+  });
+  it('resolves relative dates against the reference time', () => {
+    expect(parseDate('3小时前', sh)?.iso).toBe('2026-11-30T17:00:00+08:00');
+    expect(parseDate('昨天 20:48', sh)?.iso).toBe('2026-11-29T20:48:00+08:00');
+    expect(parseDate('2 days ago', { now })?.day).toBe(28);
+    expect(parseDate('vor 2 Stunden', { now })?.hour).toBe(10);
+  });
+  it('keeps an explicit offset', () => {
+    expect(parseDate('2019-09-07T13:43:45+02:00', { now })?.iso).toBe('2019-09-07T13:43:45+02:00');
+  });
+  it('rejects impossible dates', () => {
+    expect(parseDate('2019-13-07', { now })).toBeUndefined();
+    expect(parseDate('2019-02-30', { now })).toBeUndefined();
+    expect(parseDate('2030-01-01', { now })).toBeUndefined();
+    expect(parseDate('call 1234-56-78', { now })).toBeUndefined();
+  });
+  it('reads day-first numeric dates', () => {
+    expect(parseDate('15.04.2017 10:20', { now })?.month).toBe(4);
+    expect(parseDate('04/15/2017', { now })?.month).toBe(4);
+    expect(parseDate('03/04/2017', { now, dayFirst: true })?.month).toBe(4);
+  });
+  it('finds several dates in order without overlaps', () => {
+    const ds = findDates('Posted 2019-09-07 13:43 · edited 2019-09-08', { now });
+    expect(ds.map((d) => d.day)).toEqual([7, 8]);
+  });
+  it('infers a missing year and never lands in the future', () => {
+    expect(parseDate('12月25日 10:00', sh)?.year).toBe(2025);
+    expect(parseDate('9月7日', sh)?.year).toBe(2026);
+  });
+});
+
+describe('normaliseDateValue', () => {
+  it('normalises meta values', () => {
+    expect(normaliseDateValue('2019-09-07T13:43:45Z', { now })?.iso).toBe('2019-09-07T13:43:45Z');
+    expect(normaliseDateValue('2019-09-07', { now, timezone: 'Asia/Shanghai' })?.precision).toBe('day');
+    expect(normaliseDateValue('Sat, 07 Sep 2019 13:43:45 GMT', { now })?.hour).toBe(13);
+    expect(normaliseDateValue('1567835025', { now })?.year).toBe(2019);
+  });
+});
