@@ -1,8 +1,24 @@
-/** Rule filters (seed 001). PLACEHOLDER until issue 3 lands. */
+/**
+ * Rule filters (seed 001) as middleware: narrows `ctx.segments` to what reads as language, dates
+ * and usernames. The pure entry point is `filterSegments` (./filters.ts).
+ */
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
+import { filterSegments, type FilterOptions } from './filters.js';
 
-export const ruleFiltersMiddleware: MiddlewareFactory = () => ({
+export * from './filters.js';
+
+export interface RuleFiltersOptions extends Omit<FilterOptions, 'lang' | 'now'> {
+  /** Filter only pages narrowed by a site template (the seed applies the rules to the effective
+   * text). Default false: the rules drop only code and non-language, which helps single-page
+   * extraction too. */
+  onlyWithTemplate?: boolean;
+}
+
+export const ruleFiltersMiddleware: MiddlewareFactory<RuleFiltersOptions> = (options = {}) => ({
   name: 'rule-filters',
   priority: 400,
-  process() {},
+  process(ctx) {
+    if (options.onlyWithTemplate && !ctx.templateApplied) return;
+    ctx.segments = filterSegments(ctx.segments, { ...options, lang: ctx.page.lang(), now: ctx.page.fetchedAt });
+  },
 });

@@ -1,0 +1,216 @@
+/**
+ * `npm run bench:templates`: content F1 (bag of tokens, data README) on `sites/manifest.jsonl`
+ * (502 pages in same-site groups, plain-text gold) of
+ *   (a) single-page extraction, no template (Extractor kind article, template-learner and
+ *       set-difference disabled),
+ *   (b) template-assisted extraction (Extractor.extractBatch: learns each group's template first),
+ *   (c) Readability.js (@mozilla/readability over linkedom) in the same run,
+ * plus diagnostic rows: the raw effective text (page − template, rule-filtered, joined) for several
+ * template variants, the learning curve (template from the first 2, 3, 5, all pages of each site)
+ * and the learner's cost as a share of a page's extraction time.
+ *
+ * Options: `--quick` (skip the θ sweep), `--sites a,b` (only these groups; for debugging),
+ * `--dump DIR` (write effective text per page).
+ */
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import { readManifest, printTable, median, dataPath } from './lib/data.js';
+import { bagF1 } from './lib/metrics.js';
+import { createPage, type Page } from '../src/page/page.js';
+import { decodeBody } from '../src/page/decode.js';
+import { Extractor, type ExtractInput } from '../src/extract.js';
+import { createContext } from '../src/process.js';
+import { silentLogger } from '../src/middleware/types.js';
+import { TemplateLearner, applyTemplate, type TemplateLearnerOptions } from '../middleware/template/index.js';
+import { filterSegments } from '../middleware/rule-filters/index.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlySites = args.includes('--sites') ? new Set(args[args.indexOf('--sites') + 1]!.split(',')) : undefined;
+const dumpDir = args.includes('--dump') ? args[args.indexOf('--dump') + 1] : undefined;
+
+interface Case {
+  id: string;
+  site: string;
+  url: string;
+  body: Buffer;
+  gold: string;
+  page: Page;
+}
+
+const entries = readManifest('sites/manifest.jsonl');
+const cases: Case[] = [];
+for (const e of entries) {
+  if (!e.site || typeof e.gold !== 'string') continue;
+  if (onlySites && !onlySites.has(e.site)) continue;
+  const body = readFileSync(e.file);
+  const url = e.url ?? `http://${e.site}.invalid/${encodeURIComponent(e.id)}`;
+  cases.push({ id: e.id, site: e.site, url, body, gold: readFileSync(dataPath('sites', e.gold), 'utf8'), page: createPage({ url, body }) });
+}
+const sites = new Map<string, Case[]>();
+for (const c of cases) {
+  let g = sites.get(c.site);
+  if (!g) sites.set(c.site, (g = []));
+  g.push(c);
+}
+console.log(`sites/manifest.jsonl: ${cases.length} pages in ${sites.size} site groups (content F1 = bag of tokens, mean over pages)\n`);
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+interface Score {
+  p: number;
+  r: number;
+  f: number;
+}
+function score(texts: string[]): Score {
+  const s = texts.map((t, i) => bagF1(t, cases[i]!.gold));
+  return { p: mean(s.map((x) => x.precision)), r: mean(s.map((x) => x.recall)), f: mean(s.map((x) => x.f1)) };
+}
+
+/** The effective text of every page: template learned from the first `k` pages of its site
+ * (all when undefined), subtracted, rule-filtered. */
+function effectiveTexts(opts: TemplateLearnerOptions, k?: number, filters = true): { texts: string[]; applied: number } {
+  const out = new Map<Case, string>();
+  let applied = 0;
+  for (const group of sites.values()) {
+    const learner = new TemplateLearner(opts);
+    for (const c of group.slice(0, k ?? group.length)) learner.observe(c.page);
+    for (const c of group) {
+      const eff = applyTemplate(c.page.segments, learner);
+      if (eff) applied++;
+      const segs = eff ?? c.page.segments;
+      out.set(c, (filters ? filterSegments(segs, { lang: c.page.lang(), now: c.page.fetchedAt }) : segs).map((s) => s.text).join('\n'));
+    }
+  }
+  return { texts: cases.map((c) => out.get(c)!), applied };
+}
+
+const rows: (string | number)[][] = [];
+const push = (name: string, s: Score, note = '') => rows.push([name, s.p, s.r, s.f, note]);
+
+// (c) Readability.js
+const tRead = performance.now();
+const readTexts = cases.map((c) => {
+  try {
+    const { document } = parseHTML(decodeBody(c.body).text);
+    const art = new Readability(document as unknown as Document).parse();
+    return art?.textContent ?? '';
+  } catch {
+    return '';
+  }
+});
+const readMs = (performance.now() - tRead) / cases.length;
+
+// (a) single page, no template
+const inputs: ExtractInput[] = cases.map((c) => ({ url: c.url, body: c.body, site: c.site }));
+const exA = new Extractor({ kind: 'article', middleware: { 'template-learner': false, 'set-difference': false } });
+const tA = performance.now();
+const itemsA = [];
+for (const inp of inputs) itemsA.push(await exA.extract(inp));
+const aMs = (performance.now() - tA) / cases.length;
+await exA.close();
+
+// (b) template-assisted, batch (learn each group first)
+const exB = new Extractor({ kind: 'article' });
+const tB = performance.now();
+const itemsB = await exB.extractBatch(inputs);
+const bMs = (performance.now() - tB) / cases.length;
+await exB.close();
+
+// (b') streaming: learn in manifest order
+const exS = new Extractor({ kind: 'article' });
+const itemsS = await exS.extractBatch(inputs, { stream: true });
+await exS.close();
+
+const content = (it: { content?: string; title?: string }) => [it.title, it.content].filter(Boolean).join('\n');
+const sA = score(itemsA.map(content));
+const sB = score(itemsB.map(content));
+push('(a) single page, no template (article)', sA, `${aMs.toFixed(1)} ms/page`);
+push('(b) template-assisted, batch (article)', sB, `${bMs.toFixed(1)} ms/page`);
+push("(b') template-assisted, --stream (article)", score(itemsS.map(content)));
+push('(c) Readability.js (linkedom)', score(readTexts), `${readMs.toFixed(1)} ms/page`);
+const eff = effectiveTexts({});
+push('diag: effective text (support θ=0.5 + filters)', score(eff.texts), `template applied on ${eff.applied}/${cases.length}`);
+const effNoF = effectiveTexts({}, undefined, false);
+push('diag: effective text, no rule filters', score(effNoF.texts));
+const effStrict = effectiveTexts({ mode: 'strict' });
+push('diag: effective text (strict ∩ + filters)', score(effStrict.texts), `applied ${effStrict.applied}`);
+push('diag: all page segments + filters (no template)', score(cases.map((c) => filterSegments(c.page.segments, { lang: c.page.lang() }).map((s) => s.text).join('\n'))));
+console.log('Content F1, template contribution (b − a) = ' + (sB.f - sA.f).toFixed(3));
+printTable(['system', 'P', 'R', 'F1', 'note'], rows);
+
+if (!quick) {
+  console.log('\nθ sweep (effective text + filters):');
+  const sweep: (string | number)[][] = [];
+  for (const th of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+    const r = effectiveTexts({ threshold: th });
+    const s = score(r.texts);
+    sweep.push([th, s.p, s.r, s.f, r.applied]);
+  }
+  printTable(['θ', 'P', 'R', 'F1', 'applied'], sweep);
+}
+
+// Learning curve: the template from the first k pages of each site (frozen), applied to all pages.
+console.log('\nLearning curve (template from the first k pages of each site, frozen, applied to all its pages):');
+const curve: (string | number)[][] = [];
+for (const k of [2, 3, 5, undefined]) {
+  const ex = new Extractor({ kind: 'article', middleware: { 'template-learner': { options: { update: false } } } });
+  const learnerMw = ex.chain.find((m) => m.name === 'template-learner')!;
+  const texts: string[] = new Array(cases.length);
+  for (const [site, group] of sites) {
+    for (const c of group.slice(0, k ?? group.length)) {
+      await learnerMw.learn!(createContext(c.page, { url: c.url }, { spider: 'bench', store: ex.store, log: silentLogger, siteKey: site }));
+    }
+  }
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    texts[i] = content(await ex.extractPage(c.page, { url: c.url }, c.site));
+  }
+  await ex.close();
+  const sb = score(texts);
+  const se = score(effectiveTexts({}, k).texts);
+  curve.push([k === undefined ? 'all' : k, se.f, sb.f]);
+}
+printTable(['pages', 'effective text F1', 'template-assisted (article) F1'], curve);
+
+// Learner cost: observe + set difference + filters per page vs a page's full extraction (parse +
+// chain) in (b).
+{
+  const times: number[] = [];
+  for (const group of sites.values()) {
+    const learner = new TemplateLearner();
+    for (const c of group) {
+      const t0 = performance.now();
+      learner.observe({ segments: c.page.segments.map((s) => ({ path: s.path, text: s.text })) }); // fresh objects: no key cache
+      applyTemplate(c.page.segments, learner);
+      times.push(performance.now() - t0);
+    }
+  }
+  const parse: number[] = [];
+  for (const c of cases.slice(0, 100)) {
+    const t0 = performance.now();
+    createPage({ url: c.url, body: c.body });
+    parse.push(performance.now() - t0);
+  }
+  console.log(
+    `\nLearner cost (observe + set difference, uncached hashes): mean ${mean(times).toFixed(2)} ms/page, median ${median(times).toFixed(2)} ms; ` +
+      `template-assisted extraction ${bMs.toFixed(1)} ms/page (page parse alone ~${mean(parse).toFixed(1)} ms) → learner = ${((100 * mean(times)) / bMs).toFixed(1)}% (measured under shared load)`,
+  );
+}
+
+// Per-site breakdown
+console.log('\nPer site (F1):');
+const per: (string | number)[][] = [];
+for (const [site, group] of sites) {
+  const idx = group.map((c) => cases.indexOf(c));
+  const f = (texts: string[]) => mean(idx.map((i) => bagF1(texts[i]!, cases[i]!.gold).f1));
+  per.push([site, group.length, f(itemsA.map(content)), f(itemsB.map(content)), f(readTexts), f(eff.texts)]);
+}
+printTable(['site', 'pages', '(a)', '(b)', 'readability', 'effective'], per);
+
+if (dumpDir) {
+  mkdirSync(dumpDir, { recursive: true });
+  cases.forEach((c, i) => writeFileSync(path.join(dumpDir, c.id.replace(/[^\w.-]+/g, '_') + '.txt'), `F1 ${bagF1(eff.texts[i]!, c.gold).f1.toFixed(3)}\n\n${eff.texts[i]}`));
+}
