@@ -1,7 +1,22 @@
-/** List extraction. PLACEHOLDER until issue 5 lands: every in-page link with a title-length text. */
+/**
+ * List extraction (ALGORITHMS §6): the items of the page's main list — `{url, title,
+ * publishedAt?}`, absolute and de-duplicated — and its pagination (`nextPage`, `pages`).
+ *
+ * The main list is the best-scoring link cluster (`clusters.ts`: runs of structurally similar
+ * sibling records each holding a title-length link, penalised inside navigation/sidebar/footer
+ * chrome). Clusters that continue it — the same record shape in sibling containers, as when a
+ * list is split into several `<ul>` of five — are merged into it.
+ */
 import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
+import { findDates, timezoneForLang } from '../../src/text/dates.js';
+import { domIndex, subtreeText } from './dom.js';
+import { findLinkClusters, type LinkCluster } from './clusters.js';
+import { findPagination } from './pagination.js';
+
+export { findLinkClusters, type LinkCluster } from './clusters.js';
+export { findPagination, type Pagination } from './pagination.js';
 
 export interface ListResult {
   items: ListEntry[];
@@ -9,25 +24,85 @@ export interface ListResult {
   pages?: string[];
 }
 
-export function extractList(page: Page): ListResult {
-  const seen = new Set<string>();
-  const items: ListEntry[] = [];
-  for (const a of page.$()('a[href]').toArray()) {
-    const url = page.resolve(a.attribs.href);
-    const title = page.$()(a).text().trim();
-    if (!url || seen.has(url) || title.length < 8) continue;
-    seen.add(url);
-    items.push({ url, title });
-  }
-  return { items };
+export interface ListOptions {
+  /** IANA zone for item dates without an offset (default: the page language's). */
+  timezone?: string;
+  /** Cap on items returned (a link farm of 10,000 entries is still a list, but the crawl budget
+   * cannot use more). */
+  maxItems?: number;
 }
 
-export const listMiddleware: MiddlewareFactory = () => ({
+/** Default cap on items (see ListOptions.maxItems). */
+export const MAX_ITEMS = 2000;
+/** A cluster joins the main one when its score is at least this share of the best score and it
+ * has the same record shape (measured: split lists score within a factor of 2 of each other;
+ * sidebars fall far below because of the chrome penalty). */
+const MERGE_SCORE_SHARE = 0.35;
+/** Containers merged when they share an ancestor within this many levels. */
+const MERGE_LEVELS = 3;
+
+function ancestorWithin(dom: ReturnType<typeof domIndex>, a: number, b: number, levels: number): boolean {
+  const up = new Set<number>();
+  for (let k = a, l = 0; k >= 0 && l <= levels; k = dom.parent[k]!, l++) up.add(k);
+  for (let k = b, l = 0; k >= 0 && l <= levels; k = dom.parent[k]!, l++) if (up.has(k)) return true;
+  return false;
+}
+
+/** The main list: the best cluster plus same-shaped clusters beside it. */
+export function mainListClusters(page: Page): LinkCluster[] {
+  const clusters = findLinkClusters(page);
+  if (!clusters.length) return [];
+  const dom = domIndex(page);
+  const best = clusters[0]!;
+  const chosen = [best];
+  for (const c of clusters.slice(1)) {
+    if (c.score < best.score * MERGE_SCORE_SHARE) break;
+    if (c.recordTag !== best.recordTag || c.titlePath !== best.titlePath) continue;
+    // nested inside an already chosen cluster (or containing one): the same list seen twice
+    if (chosen.some((k) => (c.container >= k.container && c.container <= dom.end[k.container]!) || (k.container >= c.container && k.container <= dom.end[c.container]!))) continue;
+    if (chosen.some((k) => ancestorWithin(dom, k.container, c.container, MERGE_LEVELS))) chosen.push(c);
+  }
+  return chosen;
+}
+
+export function extractList(page: Page, options: ListOptions = {}): ListResult {
+  const pagination = findPagination(page);
+  const dom = domIndex(page);
+  const skip = new Set<string>([page.url.replace(/#.*$/, '')]);
+  if (pagination.nextPage) skip.add(pagination.nextPage);
+  for (const p of pagination.pages ?? []) skip.add(p);
+  const zone = options.timezone ?? timezoneForLang(page.lang());
+  const max = options.maxItems ?? MAX_ITEMS;
+  const items: ListEntry[] = [];
+  const seen = new Set<string>();
+  const chosen = mainListClusters(page);
+  const entries = chosen.flatMap((c) => c.entries).sort((a, b) => a.anchor - b.anchor);
+  for (const e of entries) {
+    if (seen.has(e.url) || skip.has(e.url)) continue;
+    seen.add(e.url);
+    const entry: ListEntry = { url: e.url };
+    if (e.title) entry.title = e.title;
+    if (dom.chars[e.record]! - dom.linkChars[e.record]! >= 4) {
+      const text = subtreeText(dom, e.record);
+      const date = findDates(text.replace(e.title, ' '), { now: page.fetchedAt, timezone: zone })[0];
+      if (date) entry.publishedAt = date.iso;
+    }
+    items.push(entry);
+    if (items.length >= max) break;
+  }
+  return { items, nextPage: pagination.nextPage, pages: pagination.pages };
+}
+
+export const listMiddleware: MiddlewareFactory<ListOptions> = (options = {}) => ({
   name: 'list',
-  priority: 600,
+  priority: 610,
   kinds: ['list'],
   process(ctx) {
-    const r = extractList(ctx.page);
-    Object.assign(ctx.item, { kind: 'list', title: ctx.page.title || undefined, ...r });
+    const r = extractList(ctx.page, { timezone: ctx.timezone, ...options });
+    ctx.item.kind = 'list';
+    if (ctx.page.title) ctx.item.title = ctx.page.title;
+    ctx.item.items = r.items;
+    if (r.nextPage) ctx.item.nextPage = r.nextPage;
+    if (r.pages) ctx.item.pages = r.pages;
   },
 });

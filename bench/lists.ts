@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:lists`: list items and pagination.
+ *
+ * 1. Item-URL F1 (set of item URLs vs gold, per page, averaged) on pages with labelled items:
+ *    lists/aile, rss-proxy, se-scraper, go-crawler-tests, html2rss, websearcher, and Gerapy's README
+ *    pair (`expected_items`). Pages whose gold is a record count only (lists/mdr, the other Gerapy
+ *    samples) are scored on counts: P = min(n, g)/n, R = min(n, g)/g — reported apart.
+ * 2. Next-page URL accuracy on lists/autopager (hand-labelled NEXT links): a page is right when the
+ *    predicted next page is one of the labelled NEXT URLs, or when both are absent.
+ *
+ * Usage: npx tsx bench/lists.ts [--verbose]
+ */
+import { readFileSync } from 'node:fs';
+import { createPage } from '../src/page/page.js';
+import { extractList } from '../middleware/list/index.js';
+import { readManifest, readExpected, printTable, median, type ManifestEntry } from './lib/data.js';
+
+const verbose = process.argv.includes('--verbose');
+
+interface Gold {
+  url?: string | null;
+  urlGuess?: string;
+  base_url_used_in_test?: string | null;
+  items?: Array<{ url: string | null; title?: string | null }> | null;
+  expected_items?: Array<{ url: string }>;
+  expected_item_count?: number;
+  expected_record_count_from_test?: number;
+  pagination?: { next?: (string | null)[] };
+  hasPaginationLabel?: boolean;
+}
+
+/** URL identity for scoring: no fragment, no trailing slash, scheme-less, host lower-case. */
+function normUrl(u: string): string {
+  try {
+    const x = new URL(u);
+    x.hash = '';
+    return (x.host.toLowerCase().replace(/^www\./, '') + x.pathname.replace(/\/+$/, '') + x.search).replace(/%20/g, ' ');
+  } catch {
+    return u.trim();
+  }
+}
+
+function pageUrl(e: ManifestEntry, g: Gold | undefined): string {
+  return e.url ?? g?.url ?? g?.urlGuess ?? g?.base_url_used_in_test ?? `http://localhost/${e.id}`;
+}
+
+function prf(pred: Set<string>, gold: Set<string>): [number, number, number] {
+  let tp = 0;
+  for (const p of pred) if (gold.has(p)) tp++;
+  const p = pred.size ? tp / pred.size : gold.size ? 0 : 1;
+  const r = gold.size ? tp / gold.size : 1;
+  return [p, r, p + r ? (2 * p * r) / (p + r) : 0];
+}
+
+const times: number[] = [];
+function run(e: ManifestEntry, g: Gold | undefined) {
+  const page = createPage({ url: pageUrl(e, g), body: readFileSync(e.file) });
+  const t0 = performance.now();
+  const r = extractList(page);
+  times.push(performance.now() - t0);
+  return r;
+}
+
+// ---- 1. items
+const ITEM_SETS = ['aile', 'rss-proxy', 'se-scraper', 'go-crawler-tests', 'html2rss', 'websearcher', 'gerapy'];
+const COUNT_SETS = ['mdr', 'gerapy'];
+const rows: (string | number)[][] = [];
+const perSet = new Map<string, number[][]>();
+const countRows: (string | number)[][] = [];
+for (const set of ITEM_SETS) {
+  for (const e of readManifest(`lists/${set}/manifest.jsonl`)) {
+    const g = readExpected<Gold>(e);
+    const goldItems = g?.items ?? g?.expected_items;
+    if (!goldItems?.length) continue;
+    const gold = new Set(goldItems.filter((i) => i.url).map((i) => normUrl(i.url!)));
+    const r = run(e, g);
+    const pred = new Set(r.items.map((i) => normUrl(i.url)));
+    const [p, rc, f] = prf(pred, gold);
+    if (!perSet.has(set)) perSet.set(set, []);
+    perSet.get(set)!.push([p, rc, f]);
+    rows.push([e.id, gold.size, pred.size, p, rc, f]);
+    if (verbose && f < 0.9) {
+      console.log(`\n## ${e.id}  F1 ${f.toFixed(3)}`);
+      for (const i of r.items.slice(0, 8)) console.log(`  + ${gold.has(normUrl(i.url)) ? '✓' : '✗'} ${i.url}  ${i.title ?? ''}`);
+      const missed = [...gold].filter((u) => !pred.has(u)).slice(0, 5);
+      for (const m of missed) console.log(`  - missed ${m}`);
+    }
+  }
+}
+for (const set of COUNT_SETS) {
+  for (const e of readManifest(`lists/${set}/manifest.jsonl`)) {
+    const g = readExpected<Gold>(e);
+    if (g?.expected_items?.length) continue; // scored on URLs above
+    const n = g?.expected_record_count_from_test ?? g?.expected_item_count;
+    if (!n) continue;
+    const r = run(e, g);
+    const k = r.items.length;
+    const p = k ? Math.min(k, n) / k : 0;
+    const rc = Math.min(k, n) / n;
+    countRows.push([e.id, n, k, p, rc, p + rc ? (2 * p * rc) / (p + rc) : 0]);
+  }
+}
+console.log('\n### Item URLs (per-page set P/R/F1)\n');
+if (verbose) printTable(['page', 'gold', 'found', 'P', 'R', 'F1'], rows);
+const setRows: (string | number)[][] = [];
+const all: number[][] = [];
+for (const [set, xs] of perSet) {
+  all.push(...xs);
+  setRows.push([set, xs.length, ...[0, 1, 2].map((i) => xs.reduce((s, x) => s + x[i]!, 0) / xs.length)]);
+}
+setRows.push(['all pages', all.length, ...[0, 1, 2].map((i) => all.reduce((s, x) => s + x[i]!, 0) / all.length)]);
+printTable(['data set', 'pages', 'P', 'R', 'F1'], setRows);
+console.log('\n### Record counts (gold = a count only: mdr test counts; Gerapy regression counts, not independent labels)\n');
+printTable(['page', 'gold n', 'found', 'P', 'R', 'F1'], countRows);
+
+// ---- 2. next page
+const apRows: (string | number)[][] = [];
+let right = 0;
+let total = 0;
+let withNext = 0;
+let withNextRight = 0;
+let noNext = 0;
+let falseNext = 0;
+for (const e of readManifest('lists/autopager/manifest.jsonl')) {
+  const g = readExpected<Gold>(e);
+  const gold = new Set((g?.pagination?.next ?? []).filter((u): u is string => !!u && !u.startsWith('javascript:')).map(normUrl));
+  const r = run(e, g);
+  const pred = r.nextPage ? normUrl(r.nextPage) : undefined;
+  const ok = gold.size ? pred !== undefined && gold.has(pred) : pred === undefined;
+  total++;
+  if (ok) right++;
+  if (gold.size) {
+    withNext++;
+    if (ok) withNextRight++;
+  } else {
+    noNext++;
+    if (pred) falseNext++;
+  }
+  if (!ok && verbose) apRows.push([e.id, [...gold][0] ?? '-', pred ?? '-']);
+}
+console.log('\n### Next page (lists/autopager, hand-labelled NEXT)\n');
+if (verbose) printTable(['page', 'gold next', 'predicted'], apRows);
+printTable(
+  ['pages', 'accuracy (all)', 'pages with NEXT', 'next found right', 'pages without NEXT', 'false next'],
+  [[total, right / total, withNext, withNextRight / withNext, noNext, falseNext]],
+);
+console.log(`\nextractList time per page (after parsing): median ${median(times).toFixed(2)} ms over ${times.length} pages (shared CPU)`);

@@ -1,0 +1,272 @@
+/**
+ * Pagination: the next-page link and the numbered page links of a list (or forum thread).
+ *
+ * Evidence, strongest first: `rel=next`; a link text that says "next" in some language (or a
+ * lone forward arrow); a class/id saying next; the link numbered current+1 in the pager; a URL
+ * equal to the page URL except for one number that is one step further. "Next" means the next
+ * page of the sequence (page N+1): on blogs that is "Older posts", not "Newer posts".
+ *
+ * Calendars (next month, next day …) are never pagination: following them never ends.
+ */
+import { Element, Text } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { collapse } from '../../src/page/page.js';
+import { type DomIndex, domIndex } from './dom.js';
+import { anchorText } from './clusters.js';
+
+/** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
+const NEXT_WORDS = new Set([
+  'next', 'next page', 'next »', 'next posts', 'next entries', 'next results', 'next articles', 'older', 'older posts',
+  'older entries', 'older articles', 'older stories', 'more posts', 'more articles', 'more stories', 'load more',
+  'show more', 'more results', 'see more', 'view more', 'continue', 'continued',
+  '下一页', '下一頁', '下页', '下頁', '后页', '後頁', '下一页»',
+  '次へ', '次のページ', '次のページへ', '次の記事', '次', '다음', '다음 페이지',
+  'weiter', 'nächste', 'nächste seite', 'vorwärts', 'ältere beiträge', 'ältere einträge',
+  'suivant', 'suivante', 'page suivante', 'articles plus anciens',
+  'siguiente', 'siguientes', 'página siguiente', 'entradas anteriores',
+  'successivo', 'successiva', 'avanti', 'pagina successiva', 'articoli meno recenti',
+  'próximo', 'próxima', 'seguinte', 'próxima página', 'posts mais antigos',
+  'volgende', 'volgende pagina', 'ouder', 'oudere berichten',
+  'следующая', 'следующая страница', 'далее', 'вперед', 'вперёд', 'дальше',
+  'następna', 'następne', 'następna strona', 'dalej', 'další', 'nästa', 'næste', 'neste', 'seuraava', 'sonraki',
+  'ileri', 'tiếp', 'tiếp theo', 'berikutnya', 'selanjutnya', 'επόμενη', 'הבא', 'التالي', 'अगला',
+]);
+/** "Previous", "first", "last": never the next page. */
+const NOT_NEXT_WORDS = new Set([
+  'prev', 'previous', 'previous page', 'newer', 'newer posts', 'newer entries', 'first', 'last', 'last page', 'first page',
+  '上一页', '上一頁', '上页', '首页', '尾页', '末页', '最后一页', '前へ', '前のページ', '最初', '最後', '이전',
+  'zurück', 'vorherige', 'erste', 'letzte', 'précédent', 'précédente', 'première', 'dernière', 'anterior', 'primera',
+  'última', 'ultima', 'precedente', 'vorige', 'eerste', 'laatste', 'предыдущая', 'назад', 'первая', 'последняя',
+  'poprzednia', 'poprzednie', 'pierwsza', 'ostatnia', 'předchozí',
+]);
+/** Article-to-article links ("next article"): a detail page's neighbour, not pagination. */
+const NOT_PAGINATION = /^(下一篇|上一篇|next (article|post|story)|previous (article|post|story))/;
+/** Lone forward arrows (a lone `»` is the commonest next link; `»»`/`>>|` mean "last"). */
+const FORWARD_ARROWS = new Set(['›', '»', '>', '→', '⟩', '❯', '▶', '►', '⇒', '〉', '>>', '≫', '⟶']);
+const BACKWARD_ARROWS = /^[‹«<←⟨❮◀◄〈≪]+|[‹«<←⟨❮◀◄〈≪]+$/;
+const LAST_MARK = /»»|>>\||>\||⇥|⏭/;
+/** Decoration stripped before matching link words. */
+const DECOR = /^[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+|[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+$/g;
+const NEXT_CLASS = /(?:^|[-_\s])(?:next|nextpage|next-page|pagenext|nextlink|pager-next|pagination-next|next_page|older|nav-previous)(?:[-_\s]|$)/i;
+const PREV_CLASS = /(?:^|[-_\s])(?:prev|previous|prevpage|pagination-prev|newer|nav-next|first|last|disabled)(?:[-_\s]|$)/i;
+const CALENDAR_HINT = /calendar|(?:^|[-_\s])cal(?:[-_\s]|$)|datepicker/i;
+const PAGER_HINT = /pag(?:e|er|es|ing|ination|inator|enav|elist|enumbers?)|(?:^|[-_\s])(?:pages|pgs|pagelink)(?:[-_\s]|$)|wp-pagenavi|page-numbers/i;
+/** Minimal evidence for a next link (see the weights in `scoreNext`): a rel=next, a next word,
+ * a next class, or an arrow/number combined with the pager or the URL step. */
+export const NEXT_MIN_SCORE = 5;
+/** Ancestors searched for class hints, calendars and pagers. */
+const HINT_LEVELS = 4;
+/** Page numbers written as text: up to 5 digits (beyond that it is an id). */
+const PAGE_NUMBER = /^\d{1,5}$/;
+
+export interface Pagination {
+  nextPage?: string;
+  /** Numbered page links (other than this page), in page order as they appear. */
+  pages?: string[];
+}
+
+interface Candidate {
+  index: number;
+  url: string;
+  text: string;
+  score: number;
+}
+
+function sameHost(a: string, b: string): boolean {
+  try {
+    const ha = new URL(a).hostname.replace(/^www\./, '');
+    const hb = new URL(b).hostname.replace(/^www\./, '');
+    return ha === hb || ha.endsWith('.' + hb) || hb.endsWith('.' + ha);
+  } catch {
+    return false;
+  }
+}
+
+function normUrl(u: string): string {
+  return u.replace(/#.*$/, '').replace(/\/$/, '');
+}
+
+/** The numbers in a URL with their positions, for the "one number one step further" test. */
+function urlNumbers(u: string): { prefix: string[]; nums: number[] } {
+  const prefix: string[] = [];
+  const nums: number[] = [];
+  const re = /\d+/g;
+  let last = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(u))) {
+    prefix.push(u.slice(last, m.index));
+    nums.push(Number(m[0]));
+    last = m.index + m[0].length;
+  }
+  prefix.push(u.slice(last));
+  return { prefix, nums };
+}
+
+/** Step from the page URL to a link URL: +1/-1 (or one consistent stride) when exactly one
+ * number differs; 'added' when the link only adds a page parameter/segment (page 1 → 2). */
+export function urlStep(pageUrl: string, linkUrl: string): number | 'added' | undefined {
+  const a = urlNumbers(normUrl(pageUrl));
+  const b = urlNumbers(normUrl(linkUrl));
+  if (a.prefix.length === b.prefix.length && a.prefix.every((p, i) => p === b.prefix[i])) {
+    let diff: number | undefined;
+    for (let i = 0; i < a.nums.length; i++) {
+      if (a.nums[i] !== b.nums[i]) {
+        if (diff !== undefined) return undefined;
+        diff = b.nums[i]! - a.nums[i]!;
+      }
+    }
+    return diff;
+  }
+  // page 1 often has no page number: /news → /news/page/2, /list.html → /list_2.html, ?x → ?x&page=2
+  if (b.nums.length === a.nums.length + 1) {
+    const pn = normUrl(pageUrl);
+    const ln = normUrl(linkUrl);
+    const added = /(?:[?&](?:page|p|pg|paged|pagina|seite|start|offset|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/p|[_-])(\d{1,4})(?=$|[/&.?])/i.exec(ln);
+    if (added && Number(added[1]) <= 2) {
+      const without = ln.slice(0, added.index) + ln.slice(added.index + added[0].length);
+      const base = pn.replace(/\.(html?|php|aspx?)$/, '');
+      if (without.replace(/\.(html?|php|aspx?)$/, '').replace(/[?&]$/, '') === base.replace(/[?&]$/, '')) return 'added';
+    }
+  }
+  return undefined;
+}
+
+function hintOf(el: Element): string {
+  return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+}
+
+/** Numeric text of a node subtree if it is a lone page number. */
+function pageNumberText(text: string): number | undefined {
+  const t = text.replace(DECOR, '').trim();
+  return PAGE_NUMBER.test(t) ? Number(t) : undefined;
+}
+
+/**
+ * The current page number shown by a pager: a lone number in the pager that is not a link (or a
+ * link marked current/active/aria-current).
+ */
+function currentPageNumber(dom: DomIndex, pager: number): number | undefined {
+  const nodes = dom.page.nodes;
+  const e = dom.end[pager]!;
+  for (let k = pager + 1; k <= e; k++) {
+    const n = nodes[k];
+    if (n instanceof Text && !dom.inAnchor[k]) {
+      const v = pageNumberText(n.data);
+      if (v !== undefined) return v;
+    } else if (n instanceof Element && (n.name === 'a' || n.name === 'li' || n.name === 'span')) {
+      const cls = hintOf(n);
+      if (/(?:^|[-_\s])(?:current|active|selected|on|cur|thispage)(?:[-_\s]|$)/i.test(cls) || n.attribs['aria-current']) {
+        const v = pageNumberText(collapse(n.children.map((c) => (c instanceof Text ? c.data : c instanceof Element ? anchorText(c) : '')).join('')));
+        if (v !== undefined) return v;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Find `<link rel=next>` in the head (head content is not numbered in page.nodes). */
+function headRelNext(page: Page): string | undefined {
+  const stack = [...page.document.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!(n instanceof Element)) continue;
+    if (n.name === 'link' && /(?:^|\s)next(?:\s|$)/i.test(n.attribs.rel ?? '')) return page.resolve(n.attribs.href);
+    if (n.name === 'body') continue;
+    if (n.name === 'html' || n.name === 'head') stack.push(...n.children);
+  }
+  return undefined;
+}
+
+export function findPagination(page: Page): Pagination {
+  const dom = domIndex(page);
+  const nodes = page.nodes;
+  const pageUrl = normUrl(page.url);
+  const cands: Candidate[] = [];
+  // Pager containers: parents/grandparents of links whose text is a page number.
+  const pagerVotes = new Map<number, number>();
+  const numbered: Array<{ index: number; num: number; url: string }> = [];
+  for (const a of dom.anchors) {
+    const el = nodes[a] as Element;
+    const url = page.resolve(el.attribs.href);
+    if (!url || normUrl(url) === pageUrl || !sameHost(url, page.url)) continue;
+    const text = anchorText(el);
+    const num = pageNumberText(text);
+    if (num !== undefined && text.length <= 7) {
+      numbered.push({ index: a, num, url });
+      for (let k = dom.parent[a]!, lvl = 0; k >= 0 && lvl < 3; k = dom.parent[k]!, lvl++) pagerVotes.set(k, (pagerVotes.get(k) ?? 0) + 1);
+    }
+    cands.push({ index: a, url, text, score: 0 });
+  }
+  // The pager: the deepest container holding ≥ 2 numbered links (deepest = highest DFS index
+  // among those with the most votes at their level).
+  let pager = -1;
+  for (const [k, v] of pagerVotes) {
+    if (v < 2) continue;
+    if (pager < 0 || dom.depth[k]! > dom.depth[pager]! || (dom.depth[k] === dom.depth[pager] && v > pagerVotes.get(pager)!)) pager = k;
+  }
+  // Prefer a container that says it is a pager.
+  for (const [k, v] of pagerVotes) {
+    if (v >= 2 && PAGER_HINT.test(hintOf(nodes[k] as Element))) {
+      pager = k;
+      break;
+    }
+  }
+  const inPager = (i: number) => pager >= 0 && i >= pager && i <= dom.end[pager]!;
+  const current = pager >= 0 ? currentPageNumber(dom, pager) : undefined;
+  const currentFromUrl = (() => {
+    const m = /(?:[?&](?:page|p|pg|paged|pagina|seite|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/p)(\d{1,5})(?=$|[/&.?#])/i.exec(page.url);
+    return m ? Number(m[1]) : undefined;
+  })();
+  const cur = current ?? currentFromUrl ?? 1;
+
+  for (const c of cands) {
+    const el = nodes[c.index] as Element;
+    const raw = c.text.toLowerCase();
+    const word = raw.replace(DECOR, '').trim();
+    const label = collapse(`${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`).toLowerCase().replace(DECOR, '');
+    let s = 0;
+    let calendar = false;
+    let hints = '';
+    for (let k = c.index, lvl = 0; k >= 0 && lvl <= HINT_LEVELS; k = dom.parent[k]!, lvl++) {
+      const n = nodes[k] as Element;
+      const h = hintOf(n);
+      if (CALENDAR_HINT.test(h)) calendar = true;
+      if (lvl <= 1) hints += ' ' + h;
+    }
+    if (calendar) continue;
+    if (NOT_PAGINATION.test(word) || NOT_PAGINATION.test(label)) continue;
+    if (/(?:^|\s)next(?:\s|$)/i.test(el.attribs.rel ?? '')) s += 10;
+    if (/(?:^|\s)prev(?:ious)?(?:\s|$)/i.test(el.attribs.rel ?? '')) s -= 10;
+    if (NEXT_WORDS.has(word) || NEXT_WORDS.has(label)) s += 6;
+    else if (/^(next|older|下一|次の)/.test(word) && word.length <= 24) s += 5;
+    if (NOT_NEXT_WORDS.has(word) || NOT_NEXT_WORDS.has(label) || /^(prev|newer|上一|前の)/.test(word)) s -= 8;
+    const arrow = raw.replace(/\s+/g, '');
+    if (FORWARD_ARROWS.has(arrow)) s += 3;
+    if (LAST_MARK.test(raw) || BACKWARD_ARROWS.test(raw.trim())) s -= 4;
+    if (NEXT_CLASS.test(hints)) s += 5;
+    if (PREV_CLASS.test(hints)) s -= 3;
+    const step = urlStep(page.url, c.url);
+    if (step === 1 || step === 'added') s += 3;
+    else if (typeof step === 'number' && step > 1 && step <= 100 && inPager(c.index)) s += 1; // offset strides (start=10)
+    else if (typeof step === 'number' && step < 0) s -= 3;
+    const num = pageNumberText(c.text);
+    if (num !== undefined && num === cur + 1 && inPager(c.index)) s += 3;
+    if (inPager(c.index) || PAGER_HINT.test(hints)) s += 1;
+    c.score = s;
+  }
+  let best: Candidate | undefined;
+  for (const c of cands) if (c.score >= NEXT_MIN_SCORE && (!best || c.score > best.score)) best = c;
+  let nextPage = best?.url;
+  if (!nextPage) {
+    const rel = headRelNext(page);
+    if (rel && normUrl(rel) !== pageUrl) nextPage = rel;
+  }
+  const pages: string[] = [];
+  const seen = new Set<string>([pageUrl]);
+  for (const n of numbered) {
+    if (!inPager(n.index) || seen.has(normUrl(n.url))) continue;
+    seen.add(normUrl(n.url));
+    pages.push(n.url);
+  }
+  return { nextPage, pages: pages.length ? pages : undefined };
+}
