@@ -1,0 +1,129 @@
+/**
+ * Author (ALGORITHMS §5 "Author"): the writer, never the editor or the outlet. JSON-LD author,
+ * meta author fields, rel=author / itemprop=author / byline elements, then Chinese cues in the text
+ * near the headline — 作者, 文/, 撰文, 记者 are tried, 编辑/责任编辑/来源 never are (GNE tries the
+ * editor cues first and so often returns the editor).
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { collapse, textOf } from '../../src/page/page.js';
+import { classTokens } from './tree.js';
+import { jsonLdArticles } from './title.js';
+
+/** A byline longer than this is a sentence, not a name list. */
+const MAX_AUTHOR_LENGTH = 80;
+/** Elements scanned for Chinese cues: within this many DFS nodes after the headline (bylines sit
+ * between the headline and the body) or in the last lines of the body. */
+const CUE_WINDOW = 300;
+/** Meta keys naming the writer. */
+const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
+/** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue. */
+const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字)\s*[:：]?\s*((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
+/** Text that is not a person (outlets, roles, generic labels). */
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@/i;
+/** English byline prefix. */
+const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
+
+function cleanName(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
+  // cut at a date, a separator or a role
+  s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布|编辑)/i)[0]!.trim();
+  s = s.replace(/[,，;；:：]+$/, '').trim();
+  if (!s || s.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(s)) return undefined;
+  if (!/\p{L}/u.test(s)) return undefined;
+  return s;
+}
+
+function jsonLdAuthor(page: Page): string | undefined {
+  for (const o of jsonLdArticles(page)) {
+    const a = o.author ?? o.creator;
+    const list = (Array.isArray(a) ? a : [a]).flatMap((x) => {
+      if (typeof x === 'string') return [x];
+      if (x && typeof x === 'object') {
+        const t = String((x as Record<string, unknown>)['@type'] ?? '');
+        if (/organization/i.test(t)) return [];
+        const name = (x as Record<string, unknown>).name;
+        return typeof name === 'string' ? [name] : [];
+      }
+      return [];
+    });
+    const names = list.map((x) => cleanName(x)).filter((x): x is string => Boolean(x));
+    if (names.length) return [...new Set(names)].join(', ');
+  }
+  return undefined;
+}
+
+function metaAuthor(page: Page): string | undefined {
+  for (const k of META_KEYS) {
+    const v = cleanName(page.meta.get(k));
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** rel=author, itemprop=author, class author/byline elements (first short one). */
+function elementAuthor(page: Page): string | undefined {
+  for (const node of page.nodes) {
+    if (!(node instanceof Element)) continue;
+    const a = node.attribs;
+    let hit = false;
+    if (a.rel === 'author' || (a.itemprop ?? '').toLowerCase() === 'author') hit = true;
+    else if (a.class || a.id) {
+      const t = classTokens(node);
+      hit = t.includes('author') || t.includes('byline') || t.includes('writer');
+    }
+    if (!hit || insideComment(node)) continue;
+    const nameEl = findItempropName(node);
+    const text = collapse(textOf(nameEl ?? node));
+    const v = cleanName(text);
+    if (v && v.length <= MAX_AUTHOR_LENGTH) return v;
+  }
+  return undefined;
+}
+
+function findItempropName(el: Element): Element | undefined {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Element) {
+      if ((n.attribs.itemprop ?? '').toLowerCase() === 'name') return n;
+      stack.push(...n.children);
+    }
+  }
+  return undefined;
+}
+
+function insideComment(node: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p instanceof Element && (p.attribs.class || p.attribs.id) && classTokens(p).some((t) => t === 'comment' || t === 'comments' || t === 'related')) return true;
+  }
+  return false;
+}
+
+/** Chinese cue words in the lines after the headline (and the last lines of the body). */
+function cueAuthor(page: Page, anchor: number, tailFrom?: number): string | undefined {
+  for (const s of page.segments) {
+    const near = s.index >= anchor - 20 && s.index <= anchor + CUE_WINDOW;
+    const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
+    if (!near && !tail) continue;
+    if (s.text.length > 200) continue;
+    const m = ZH_CUE.exec(s.text);
+    if (m) {
+      const v = cleanName(m[1]);
+      if (v) return v;
+    }
+  }
+  return undefined;
+}
+
+export interface AuthorOptions {
+  /** DFS index of the headline. */
+  anchor?: number;
+  /** DFS index of the body's last paragraph (credits often close Chinese articles). */
+  tail?: number;
+}
+
+export function extractAuthor(page: Page, options: AuthorOptions = {}): string | undefined {
+  return jsonLdAuthor(page) ?? metaAuthor(page) ?? elementAuthor(page) ?? cueAuthor(page, options.anchor ?? 0, options.tail);
+}

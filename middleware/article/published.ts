@@ -1,0 +1,142 @@
+/**
+ * Publish time (ALGORITHMS §5 "Publish time"): meta fields, JSON-LD, `<time>`/itemprop elements,
+ * then dates in the text (Chinese, numeric, month names, relative forms resolved against the fetch
+ * time). Text dates near the headline and with a publishing cue win over the first date on the
+ * page; modification dates are skipped. Impossible dates are rejected by the date finder.
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { findDates, normaliseDateValue, type DateMatch, type DateOptions } from '../../src/text/dates.js';
+import { jsonLdArticles } from './title.js';
+
+/** Meta keys of the publish time, most specific first (GNE's and trafilatura's lists, lower-case). */
+const META_KEYS = [
+  'article:published_time', 'og:article:published_time', 'article:published', 'og:published_time', 'published_time',
+  'datepublished', 'article.published', 'publishdate', 'publish_date', 'publish-date', 'publishdatetime', 'publication_date',
+  'pubdate', 'pubtime', 'ptime', 'sailthru.date', 'parsely-pub-date', 'dc.date.issued', 'dc.date', 'dcterms.created', 'dcterms.date',
+  'dc.date.created', 'og:release_date', 'release_date', 'date', 'originalpublicationdate', 'article_date_original', 'cxenseparse:recs:publishtime',
+  'bytedance:published_time', 'weibo:article:create_at', 'og:time', 'firstpublishedtime', 'displaydate', 'created', 'article:created',
+  'dateCreated'.toLowerCase(), 'citation_publication_date', 'citation_date', 'prism.publicationdate', 'nv:date',
+];
+/** Text cues before a publish time (zh, en, de, fr, es). */
+const PUBLISH_CUE = /(?:发布|发表|发稿|刊发|出版|更新)?(?:时间|日期|于)\s*[:：]?\s*$|(?:published|posted|posted on|published on|updated|date|on|am|le|el|veröffentlicht|publié|publicado)\s*[:：]?\s*$/i;
+/** Cues that the date is not the publish time (modification, comment, copyright, events). */
+const OTHER_CUE = /(?:modified|last updated|edited|修改|更新于|copyright|©|评论|回复|reply)\s*[:：]?\s*$/i;
+/** A text date more than this many DFS nodes from the headline is unlikely to be its byline date. */
+const NEAR_HEADLINE_NODES = 400;
+
+export interface PublishedResult {
+  iso: string;
+  /** As displayed on the page (text dates), else the machine value. */
+  text?: string;
+  source: 'meta' | 'json-ld' | 'time' | 'text';
+  precision: DateMatch['precision'];
+}
+
+function fromMeta(page: Page, o: DateOptions): DateMatch | undefined {
+  for (const k of META_KEYS) {
+    const v = page.meta.get(k);
+    const d = v ? normaliseDateValue(v, o) : undefined;
+    if (d) return d;
+  }
+  return undefined;
+}
+
+function fromJsonLd(page: Page, o: DateOptions): DateMatch | undefined {
+  for (const obj of jsonLdArticles(page)) {
+    for (const k of ['datePublished', 'dateCreated', 'uploadDate']) {
+      const v = obj[k];
+      const d = typeof v === 'string' || typeof v === 'number' ? normaliseDateValue(v, o) : undefined;
+      if (d) return d;
+    }
+  }
+  return undefined;
+}
+
+/** `<time datetime>` / `[itemprop=datePublished]` / `[pubdate]` elements, closest to the headline first. */
+function fromElements(page: Page, o: DateOptions, anchor: number): { d: DateMatch; shown: string } | undefined {
+  let best: { d: DateMatch; shown: string; dist: number } | undefined;
+  for (let i = 0; i < page.nodes.length; i++) {
+    const el = page.nodes[i]!;
+    if (!(el instanceof Element)) continue;
+    const a = el.attribs;
+    const itemprop = (a.itemprop ?? '').toLowerCase();
+    const isPub = itemprop === 'datepublished' || a.pubdate !== undefined || a.property === 'article:published_time';
+    if (el.name !== 'time' && !isPub) continue;
+    if (itemprop === 'datemodified') continue;
+    const value = a.datetime ?? a.content ?? a['data-datetime'];
+    const d = value ? normaliseDateValue(value, o) : undefined;
+    if (!d) continue;
+    const dist = Math.abs(i - anchor) - (isPub ? 1e6 : 0);
+    if (!best || dist < best.dist) best = { d, shown: textOfShallow(el), dist };
+  }
+  return best;
+}
+
+function textOfShallow(el: Element): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [el];
+  while (stack.length && parts.length < 50) {
+    const n = stack.pop()!;
+    if ('data' in n && n.type === 'text') parts.push((n as { data: string }).data);
+    else if (n instanceof Element) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** Dates in the page text: scored by nearness to the headline/body start, cue words and precision. */
+function fromText(page: Page, o: DateOptions, anchor: number): DateMatch | undefined {
+  let best: { d: DateMatch; score: number } | undefined;
+  const segs = page.segments;
+  for (let si = 0; si < segs.length; si++) {
+    const s = segs[si]!;
+    if (s.text.length > 400) continue; // dates of articles sit in short meta lines
+    const ds = findDates(s.text, o);
+    for (const d of ds) {
+      const before = s.text.slice(Math.max(0, d.index - 16), d.index);
+      if (OTHER_CUE.test(before)) continue;
+      const dist = Math.abs(s.index - anchor);
+      let score = -Math.min(dist, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
+      if (s.index >= anchor) score += 0.5; // bylines follow the headline
+      if (PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)))) score += 1;
+      if (d.precision !== 'day') score += 0.5;
+      if (d.yearInferred) score -= 0.5;
+      if (s.linkChars > s.text.length / 2) score -= 1;
+      if (!best || score > best.score) best = { d, score };
+    }
+  }
+  return best?.d;
+}
+
+export interface PublishedOptions {
+  timezone?: string;
+  /** DFS index of the headline (or the body start): dates near it are preferred. */
+  anchor?: number;
+}
+
+export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
+  const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone };
+  const anchor = options.anchor ?? 0;
+  const text = fromText(page, o, anchor);
+  const machine = fromMeta(page, o) ?? fromJsonLd(page, o);
+  const el = fromElements(page, o, anchor);
+  const m = machine ?? el?.d;
+  if (m) {
+    // the displayed form of the same day, when the page shows it
+    const shown = text && sameDay(text, m) ? text : undefined;
+    // a machine value with only a day gains the displayed time
+    if (shown && m.precision === 'day' && shown.precision !== 'day') return { iso: shown.iso, text: shown.text, source: 'text', precision: shown.precision };
+    return { iso: m.iso, text: shown?.text ?? (el && el.d === m ? el.shown || undefined : undefined), source: machine ? 'meta' : 'time', precision: m.precision };
+  }
+  if (text) return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
+  return undefined;
+}
+
+function sameDay(a: DateMatch, b: DateMatch): boolean {
+  // compare in a's offset: the displayed date is in the page's zone
+  const off = a.iso.match(/(Z|[+-]\d{2}:\d{2})$/)?.[1] ?? 'Z';
+  const t = new Date(b.iso).getTime();
+  const offMin = off === 'Z' ? 0 : (off[0] === '-' ? -1 : 1) * (Number(off.slice(1, 3)) * 60 + Number(off.slice(4, 6)));
+  const local = new Date(t + offMin * 60000);
+  return local.getUTCFullYear() === a.year && local.getUTCMonth() + 1 === a.month && local.getUTCDate() === a.day;
+}

@@ -1,0 +1,137 @@
+/**
+ * Article title (ALGORITHMS §5 "Title", seed 004): the displayed headline (h1–h3) that shares the
+ * longest common substring with `<title>` or the meta title; else the meta title (og:title,
+ * twitter:title, JSON-LD headline); else the anchor text that led to the page; else `<title>` cut
+ * at its site suffix; else the first h1.
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { collapse, textOf } from '../../src/page/page.js';
+import type { Tree } from './tree.js';
+
+/** Separators between a headline and the site name in `<title>` (` - `, ` | `, ` _ `, ` – `, ` — `, ` :: `, ` · `). */
+const TITLE_SEPARATOR = /\s+(?:[-|_–—·•»/]|::)\s+|\s*[|_｜]\s*|——|－/;
+/** A heading must share this share of its characters with a reference title to be the headline. */
+const HEADING_MATCH = 0.6;
+/** Headings shorter than this are section labels, not headlines. */
+const MIN_HEADLINE = 4;
+/** Headings inspected (a page's headline is among the first). */
+const MAX_HEADINGS = 40;
+/** Meta and JSON-LD types that describe the article itself. */
+const ARTICLE_TYPES = /article|posting|report|news|blog|webpage|creativework|review/i;
+
+/** Longest common substring length (dynamic programming over two short strings, O(n·m)). */
+export function longestCommonSubstring(a: string, b: string): number {
+  if (!a || !b) return 0;
+  const x = a.length > 400 ? a.slice(0, 400) : a;
+  const y = b.length > 400 ? b.slice(0, 400) : b;
+  let prev = new Uint16Array(y.length + 1);
+  let cur = new Uint16Array(y.length + 1);
+  let best = 0;
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      cur[j] = x.charCodeAt(i - 1) === y.charCodeAt(j - 1) ? prev[j - 1]! + 1 : 0;
+      if (cur[j]! > best) best = cur[j]!;
+    }
+    [prev, cur] = [cur, prev];
+    cur.fill(0);
+  }
+  return best;
+}
+
+export function jsonLdArticles(page: Page): Record<string, unknown>[] {
+  return page.jsonLd().filter((o) => {
+    const t = o['@type'];
+    const types = Array.isArray(t) ? t.join(' ') : String(t ?? '');
+    return ARTICLE_TYPES.test(types);
+  });
+}
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string') return collapse(v) || undefined;
+  if (Array.isArray(v)) return str(v[0]);
+  return undefined;
+}
+
+/** The meta title: og:title, twitter:title, JSON-LD headline, Dublin Core. */
+export function metaTitle(page: Page): string | undefined {
+  for (const o of jsonLdArticles(page)) {
+    const h = str(o.headline) ?? (String(o['@type']).match(/article|posting|news/i) ? str(o.name) : undefined);
+    if (h) return decodeEntities(h);
+  }
+  for (const k of ['og:title', 'twitter:title', 'dc.title', 'dcterms.title', 'headline', 'title', 'sailthru.title', 'parsely-title']) {
+    const v = page.meta.get(k);
+    if (v && collapse(v)) return decodeEntities(collapse(v));
+  }
+  return undefined;
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(amp|quot|#39|apos|lt|gt|nbsp);/g, (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>', nbsp: ' ' })[e] ?? _m);
+}
+
+/** `<title>` cut at its site suffix (or prefix): the longest part between separators. */
+export function cutSiteName(title: string): string {
+  const parts = title.split(TITLE_SEPARATOR).map((p) => p.trim()).filter(Boolean);
+  if (parts.length < 2) return title.trim();
+  let best = parts[0]!;
+  for (const p of parts) if (p.length > best.length) best = p;
+  return best;
+}
+
+function headings(page: Page, tree: Tree | undefined): { text: string; level: number; el: Element }[] {
+  const out: { text: string; level: number; el: Element }[] = [];
+  for (let i = 0; i < page.nodes.length && out.length < MAX_HEADINGS; i++) {
+    const node = page.nodes[i]!;
+    if (!(node instanceof Element) || !/^h[1-3]$/.test(node.name)) continue;
+    // headlines often sit in a <header>: only nav/aside/footer chrome is excluded here
+    if (tree && tree.removed[i] && insideChrome(node)) continue;
+    const text = collapse(textOf(node));
+    if (text.length >= MIN_HEADLINE) out.push({ text, level: Number(node.name[1]), el: node });
+  }
+  return out;
+}
+
+function insideChrome(node: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p instanceof Element && (p.name === 'nav' || p.name === 'aside' || p.name === 'footer')) return true;
+  }
+  return false;
+}
+
+export interface TitleResult {
+  title: string;
+  /** The heading element that displays it, when one does. */
+  element?: Element;
+}
+
+export function extractTitle(page: Page, options: { anchorText?: string; tree?: Tree } = {}): TitleResult | undefined {
+  const meta = metaTitle(page);
+  const html = page.title ? decodeEntities(page.title) : '';
+  const anchor = options.anchorText ? collapse(options.anchorText) : undefined;
+  const refs = [meta, html, anchor].filter((s): s is string => Boolean(s));
+  const hs = headings(page, options.tree);
+  let best: { text: string; el: Element; score: number } | undefined;
+  for (const h of hs) {
+    let share = 0;
+    for (const r of refs) share = Math.max(share, longestCommonSubstring(h.text, r) / h.text.length);
+    if (share < HEADING_MATCH) continue;
+    // prefer fuller matches, then h1 over h2/h3, then the first
+    const score = share + (4 - h.level) * 0.05;
+    if (!best || score > best.score + 1e-9) best = { text: h.text, el: h.el, score };
+  }
+  if (best) return { title: best.text, element: best.el };
+  if (meta) return { title: meta.includes(' | ') || meta.includes(' - ') || meta.includes('_') ? cutIfSuffix(meta, html) : meta };
+  if (anchor && anchor.length >= MIN_HEADLINE) return { title: anchor };
+  if (html) return { title: cutSiteName(html) };
+  const h1 = hs.find((h) => h.level === 1);
+  return h1 ? { title: h1.text, element: h1.el } : undefined;
+}
+
+/** Cut a meta title at a separator only when `<title>` has the same suffix (a site name). */
+function cutIfSuffix(meta: string, html: string): string {
+  const parts = meta.split(TITLE_SEPARATOR);
+  if (parts.length < 2) return meta;
+  const last = parts[parts.length - 1]!.trim();
+  return last && html.endsWith(last) ? cutSiteName(meta) : meta;
+}
