@@ -1,7 +1,32 @@
-/** Forum floors. PLACEHOLDER until issue 6 lands: the whole body as one post. */
+/**
+ * Forum threads: split a thread page into floors (main post and replies) and read each floor's
+ * author, time and content (seeds 000 and 003; ALGORITHMS.md §3–4).
+ *
+ * Crawl output: **one item per thread page**. A thread of N pages gives N items of kind `forum`,
+ * each with the floors of that page, its `nextPage` and the thread's numbered `pages`; the follow
+ * middleware queues those (label `forum`), so the crawl walks the whole thread. Items of one
+ * thread share the thread `title`; consumers merge them by title/URL if they want one thread
+ * record. One item per page keeps a crawl streaming (no page waits for another) and a failed page
+ * costs only its own floors.
+ *
+ * Stages (each in its own module):
+ *  1. dates.ts      — date anchors (footer clocks dropped first).
+ *  2. records.ts    — floors: repeated sibling structures holding dates, id clustering, periodic
+ *                     rows, differential peak clustering as the fallback.
+ *  3. fields.ts     — per floor, by position consistency across floors: content (punctuation),
+ *                     date, author (+ profile URL), floor number.
+ *  4. pagination.ts — next page and numbered pages of the thread.
+ */
 import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ForumPost } from '../../src/item.js';
+import { timezoneForLang } from '../../src/text/dates.js';
+import { findAnchors } from './dates.js';
+import { buildIndex, rangeOf } from './dom.js';
+import { findRecords, type PostRecord } from './records.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
+import { findPagination } from './pagination.js';
+import { threadTitle } from './title.js';
 
 export interface ForumResult {
   title?: string;
@@ -10,15 +35,82 @@ export interface ForumResult {
   pages?: string[];
 }
 
-export function extractForum(page: Page): ForumResult {
-  return { title: page.title || undefined, posts: [{ content: page.segments.map((s) => s.text).join('\n'), isMain: true }] };
+export interface ForumOptions {
+  /** IANA zone for displayed times without an offset (default: the page language's, else UTC). */
+  timezone?: string;
+  /** Reference time for relative dates ("3小时前", "yesterday"); default `page.fetchedAt`. */
+  now?: Date;
 }
 
-export const forumMiddleware: MiddlewareFactory = () => ({
+/** Internal view for tests and the bench: the floors as found, before field extraction. */
+export interface ForumDebug extends ForumResult {
+  records: PostRecord[];
+}
+
+/**
+ * Floors of a thread page, or null when the page has no posts (no dated repeated structure and
+ * no single dated post with text).
+ * @example
+ *   const page = createPage({ url, body: html });
+ *   extractForum(page)?.posts.map((p) => [p.floor, p.author, p.publishedAt]);
+ */
+export function extractForum(page: Page, options: ForumOptions = {}): ForumResult | null {
+  const r = extractForumDebug(page, options);
+  if (!r) return null;
+  const { records: _records, ...result } = r;
+  return result;
+}
+
+export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
+  const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? 'UTC';
+  const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
+  const ix = buildIndex(page);
+  const anchors = findAnchors(page, dateOptions);
+  const records = findRecords(ix, anchors);
+  if (!records.length) return null;
+
+  const content = contentNodes(ix, records);
+  const dates = chooseDates(ix, records, anchors, content);
+  const authors = chooseAuthors(ix, records, content);
+  const floors = chooseFloors(ix, records, content);
+  const pagination = findPagination(page, records.map((r) => r.range));
+  const firstPage = pagination.current === undefined || pagination.current === 1;
+
+  const posts: ForumPost[] = records.map((rec, i) => {
+    const els = content[i];
+    const text = els && els.length ? contentText(ix, els) : peakContent(ix, rec, dates[i]);
+    const d = dates[i];
+    const floor = floors[i];
+    const isMain = floor !== undefined ? floor === 1 : i === 0 && firstPage;
+    const post: ForumPost = { content: text, isMain };
+    if (floor !== undefined) post.floor = floor;
+    if (authors[i]?.name) post.author = authors[i]!.name;
+    if (authors[i]?.url) post.authorUrl = authors[i]!.url;
+    if (d?.iso) post.publishedAt = d.iso;
+    if (d?.text) post.publishedAtText = d.text;
+    return post;
+  });
+  // A "thread" whose floors hold no text at all is not one (a dated link list).
+  if (!posts.some((p) => p.content.trim())) return null;
+  return {
+    title: threadTitle(page, records.length ? rangeOf(ix, records[0]!.roots[0] ?? page.body).start : undefined),
+    posts,
+    nextPage: pagination.nextPage,
+    pages: pagination.pages,
+    records,
+  };
+}
+
+export const forumMiddleware: MiddlewareFactory<ForumOptions> = (options = {}) => ({
   name: 'forum',
-  priority: 600,
+  priority: 620,
   kinds: ['forum'],
   process(ctx) {
-    Object.assign(ctx.item, { kind: 'forum', ...extractForum(ctx.page) });
+    const r = extractForum(ctx.page, { ...options, timezone: options.timezone ?? ctx.timezone });
+    if (!r) {
+      ctx.log.debug('forum: no posts found', { url: ctx.page.url });
+      return;
+    }
+    Object.assign(ctx.item, { kind: 'forum', title: r.title, posts: r.posts, nextPage: r.nextPage, pages: r.pages });
   },
 });

@@ -1,0 +1,199 @@
+/**
+ * Date anchors of a thread page (seed 003 §2.1): the main post and every reply carry a time, most
+ * outer noise (navigation, sidebars, footer) does not. An anchor is a place in the DFS order that
+ * shows a date: a text segment `findDates` recognises, a `<time>` element, or an element whose
+ * `title`/`datetime` attribute holds a machine date while its text shows a display form.
+ *
+ * The core `findDates` covers the common forms. A few display forms typical of boards are added
+ * here (a local helper, see the report: they would belong in `src/text/dates.ts`):
+ *   - `16-Jun-20 16:12:14` (day-Mon-yy with dashes),
+ *   - `11:43pm On Apr 23[, 2019]` (time before the date),
+ *   - German elapsed-time labels `10 Monate 3 Wochen`, `1 Jahr 2 Tage her`.
+ * The last two are "weak": accepted only in short segments, where they are a label and not prose.
+ */
+import { DateTime } from 'luxon';
+import { Element, type AnyNode } from 'domhandler';
+import { findDates, normaliseDateValue, type DateOptions } from '../../src/text/dates.js';
+import type { Page, Segment } from '../../src/page/page.js';
+import { BLOCK_TAGS, collapse, textOf } from '../../src/page/page.js';
+
+export interface DateAnchor {
+  /** DFS index of the anchor (segment start or element). */
+  index: number;
+  /** The element that shows the date (segment block or `<time>`). */
+  element: Element;
+  /** As displayed. */
+  text: string;
+  /** ISO 8601 with offset, when the date could be resolved. */
+  iso?: string;
+  /** From a `<time>`/attribute: a deliberate date label, stronger than a date in prose. */
+  marked: boolean;
+  /** Found inside a long run of text (prose), not a label. */
+  prose?: boolean;
+}
+
+/** A weak (label-like) date form is accepted only in segments up to this length: longer runs are
+ * prose, where "3 Monate" is not a timestamp. 60 = a typical "Posted by X · 1 Jahr 2 Tage her" line. */
+export const WEAK_DATE_MAX_SEGMENT = 60;
+/** Segments longer than this are post text; a date found there is in prose (quoted dates, "I was
+ * born on …"). They still count as anchors for region finding, but never as a post's own date. */
+export const PROSE_SEGMENT_LENGTH = 200;
+
+/** Footer clocks and session lines carry the current time, not a post time (seed 003 §2.1: drop
+ * the footer "system time" first). Phrases from phpBB/vBulletin/Discuz!/XenForo templates. */
+const SYSTEM_TIME = /(it is currently|current time|the time now is|all times are|last visit was|server time|system time|heure actuelle|aktuelle zeit|es ist jetzt|zeitzone|现在时间|当前时间|系统时间|服务器时间|上次访问|copyright|©|powered by)/i;
+
+const MON_EN: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+interface ExtraMatch {
+  text: string;
+  index: number;
+  iso?: string;
+  weak: boolean;
+}
+
+const DAY_MON_YY = /(?<![\p{L}\d])(?:(?:mon|tue|wed|thu|fri|sat|sun)\w*\.?,?\s+)?(\d{1,2})-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/giu;
+const TIME_ON_DATE = /(?<![\d:])(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:,?\s+((?:19|20)\d{2}))?/giu;
+const DE_ELAPSED = /(?<![\p{L}\d])(?:vor\s+)?(\d+)\s+(jahren?|jahre|monaten?|monate|wochen?|tagen?|tage|stunden?|minuten?)(?:\s+(\d+)\s+(jahren?|jahre|monaten?|monate|wochen?|tagen?|tage|stunden?|minuten?))?(?:\s+her)?(?![\p{L}])/giu;
+
+function unitOf(u: string): string {
+  const s = u.toLowerCase();
+  if (s.startsWith('jahr')) return 'years';
+  if (s.startsWith('monat')) return 'months';
+  if (s.startsWith('woche')) return 'weeks';
+  if (s.startsWith('tag')) return 'days';
+  if (s.startsWith('stunde')) return 'hours';
+  return 'minutes';
+}
+
+function extraDates(text: string, options: DateOptions): ExtraMatch[] {
+  const out: ExtraMatch[] = [];
+  const zone = options.timezone ?? 'UTC';
+  const now = DateTime.fromJSDate(options.now ?? new Date(), { zone });
+  let m: RegExpExecArray | null;
+  DAY_MON_YY.lastIndex = 0;
+  while ((m = DAY_MON_YY.exec(text))) {
+    const y = Number(m[3]);
+    const dt = DateTime.fromObject(
+      { year: y < 100 ? 2000 + y : y, month: MON_EN[m[2]!.toLowerCase()]!, day: Number(m[1]), hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0) },
+      { zone },
+    );
+    if (dt.isValid) out.push({ text: m[0], index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: false });
+  }
+  TIME_ON_DATE.lastIndex = 0;
+  while ((m = TIME_ON_DATE.exec(text))) {
+    let h = Number(m[1]);
+    if (m[3]!.toLowerCase() === 'p' && h < 12) h += 12;
+    if (m[3]!.toLowerCase() === 'a' && h === 12) h = 0;
+    let dt = DateTime.fromObject({ year: m[6] ? Number(m[6]) : now.year, month: MON_EN[m[4]!.toLowerCase().slice(0, 3)]!, day: Number(m[5]), hour: h, minute: Number(m[2]) }, { zone });
+    if (!m[6] && dt > now.plus({ days: 2 })) dt = dt.minus({ years: 1 });
+    if (dt.isValid) out.push({ text: m[0], index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: false });
+  }
+  if (text.length <= WEAK_DATE_MAX_SEGMENT) {
+    DE_ELAPSED.lastIndex = 0;
+    while ((m = DE_ELAPSED.exec(text))) {
+      const dur: Record<string, number> = { [unitOf(m[2]!)]: Number(m[1]) };
+      if (m[3]) dur[unitOf(m[4]!)] = (dur[unitOf(m[4]!)] ?? 0) + Number(m[3]);
+      const dt = now.minus(dur);
+      out.push({ text: m[0].trim(), index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: true });
+    }
+  }
+  return out;
+}
+
+/** Dates in one text: the core's, plus the board forms above where the core found none overlapping. */
+export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
+  const core: ExtraMatch[] = findDates(text, options).map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false }));
+  const extra = extraDates(text, options);
+  if (!extra.length) return core;
+  const all = [...core];
+  for (const e of extra) {
+    const end = e.index + e.text.length;
+    const overlapping = all.filter((c) => !(end <= c.index || e.index >= c.index + c.text.length));
+    // A longer board form replaces a shorter core match inside it ("Apr 23" inside "11:43pm On Apr 23").
+    if (overlapping.every((c) => c.text.length < e.text.length)) {
+      for (const c of overlapping) all.splice(all.indexOf(c), 1);
+      all.push(e);
+    }
+  }
+  return all.sort((a, b) => a.index - b.index);
+}
+
+const MACHINE_DATE_ATTRS = ['datetime', 'data-time', 'data-datetime', 'data-timestamp', 'title', 'data-date'];
+
+/** Machine-readable date on an element (`<time datetime>`, `<abbr title>`, `data-time` epoch). */
+export function machineDate(el: Element, options: DateOptions): string | undefined {
+  for (const a of MACHINE_DATE_ATTRS) {
+    const v = el.attribs[a];
+    if (!v) continue;
+    if (a === 'title' && !/\d{4}|\d{1,2}:\d{2}/.test(v)) continue;
+    const d = normaliseDateValue(v, options);
+    if (d) return d.iso;
+  }
+  return undefined;
+}
+
+function insideSystemTime(seg: Segment): boolean {
+  return SYSTEM_TIME.test(seg.text) && seg.text.length < PROSE_SEGMENT_LENGTH;
+}
+
+/** Whether an element sits in a page footer (`<footer>`, id/class footer): its dates are clocks. */
+function inFooter(el: AnyNode): boolean {
+  for (let n: AnyNode | null = el; n; n = n.parent) {
+    if (n instanceof Element) {
+      if (n.name === 'footer') return true;
+      const idc = `${n.attribs.id ?? ''} ${n.attribs.class ?? ''}`;
+      if (/(^|[\s_-])footer($|[\s_-])/i.test(idc)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * All date anchors of the page in DFS order. Segments with a system clock and footers are dropped
+ * first (seed 003). `<time>` elements and elements with a machine date attribute are anchors even
+ * when their text is relative or not recognised ("10 Monate 3 Wochen").
+ */
+export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
+  const anchors: DateAnchor[] = [];
+  const marked = new Set<Element>();
+  // 1. <time> and attribute-dated elements.
+  for (const node of page.nodes) {
+    if (!(node instanceof Element)) continue;
+    const isTime = node.name === 'time';
+    if (!isTime && !node.attribs['data-time'] && !node.attribs['data-datetime'] && !node.attribs['data-timestamp'] && !(node.name === 'abbr' && node.attribs.title)) continue;
+    const iso = machineDate(node, options);
+    if (!iso && !isTime) continue;
+    const text = collapse(textOf(node));
+    if (!text || text.length > WEAK_DATE_MAX_SEGMENT) continue;
+    if (inFooter(node)) continue;
+    marked.add(node);
+    const shown = datesIn(text, options)[0];
+    anchors.push({ index: page.indexOf(node), element: node, text, iso: iso ?? shown?.iso, marked: true });
+  }
+  const markedBlocks = new Set<AnyNode>();
+  for (const el of marked) {
+    const b = blockOf(el);
+    if (b) markedBlocks.add(b);
+  }
+  // 2. Text segments.
+  for (const seg of page.segments) {
+    if (insideSystemTime(seg)) continue;
+    const found = datesIn(seg.text, options);
+    if (!found.length) continue;
+    // A segment whose date is shown by a <time> element already has its anchor.
+    if (markedBlocks.has(seg.element)) continue;
+    if (inFooter(seg.element)) continue;
+    const d = found[0]!;
+    anchors.push({ index: seg.index, element: seg.element, text: d.text, iso: d.iso, marked: false, ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}) });
+  }
+  return anchors.sort((a, b) => a.index - b.index);
+}
+
+/** The block element that holds an inline node (where its text lands as a segment). */
+function blockOf(el: AnyNode): AnyNode | null {
+  for (let n: AnyNode | null = el; n; n = n.parent) {
+    if (n instanceof Element && BLOCK_TAGS.has(n.name)) return n;
+  }
+  return null;
+}

@@ -1,0 +1,322 @@
+/**
+ * Fields of each floor: author (+ profile URL), time, content, floor number.
+ *
+ * Position consistency (seed 003 §2.3): replies share one template, so the node that holds a field
+ * in one floor sits at the same structural path in the others. For each field we collect per-floor
+ * candidates with their path (tag.class steps from the floor's root), vote over floors, and take
+ * in every floor the candidate at the winning path — falling back to the floor's own best
+ * candidate when the path is missing there (a main post rendered by another template).
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { Segment } from '../../src/page/page.js';
+import { collapse, textOf } from '../../src/page/page.js';
+import type { DateAnchor } from './dates.js';
+import type { PostRecord } from './records.js';
+import {
+  type DomIndex,
+  type Range,
+  elementChildren,
+  hasAncestor,
+  lowerBound,
+  punctIn,
+  punctMarks,
+  rangeOf,
+  relPath,
+  segmentsIn,
+  stepKey,
+} from './dom.js';
+
+/** The content node of a floor is the deepest element holding at least this share of the floor's
+ * sentence punctuation (seed 003: punctuation marks content). 0.8 lets a user panel's "Posts: 1,234"
+ * stay outside while the body's paragraphs and quotes stay inside. */
+export const CONTENT_PUNCT_SHARE = 0.8;
+/** A content path must be an ancestor-or-self of the floor's own content node in at least this share
+ * of floors to win the vote: a minority of floors whose punctuation sits in a signature or a quote
+ * does not move the path. */
+export const CONTENT_PATH_SUPPORT = 0.7;
+/** Author names are short labels. */
+export const MAX_AUTHOR_LENGTH = 60;
+
+/** Profile links on boards: phpBB viewprofile, vBulletin member.php?u=, XenForo /members/,
+ * Discourse /u/, Discuz! space-uid / home.php?mod=space&uid=, Tieba /home/main?un=, IPB /profile/. */
+export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=viewprofile|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/author\/|\/benutzer|\/mitglied|\/membre|\/community\/mitglieder|\/personal_pages\/|user-dashboard|action=profile)/i;
+/** Class/id/itemprop words of author name holders. */
+const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nickname|authi|\bname\b|\buser\b|userinfo|postprofile|member)/i;
+/** Quoted posts: kept inside their floor, but never the source of the floor's own author or date. */
+const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
+/** Noise inside a content node (seed 003 §2.3: signatures and buttons). */
+const NOISE_HINT = /(signature|^sig$|(^|[\s_-])sig($|[\s_-])|postbit_?sig|button|btn|toolbar|post-?actions|post-?controls|quick-?reply|share-?buttons|reactions?-?bar|likes-?bar)/i;
+/** Link texts that are actions, not content. */
+const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
+/** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 2–4. */
+const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
+const FLOOR_NAMES: Record<string, number> = { 楼主: 1, 樓主: 1, 沙发: 2, 沙發: 2, 板凳: 3, 地板: 4 };
+
+function attrText(el: Element): string {
+  return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.itemprop ?? ''}`;
+}
+
+function inQuote(el: AnyNode, root: AnyNode | null): boolean {
+  return hasAncestor(el, root, (e) => e.name === 'blockquote' || QUOTE_HINT.test(attrText(e)));
+}
+
+/** Path of an element from its floor: root ordinal + structural steps. */
+function pathIn(rec: PostRecord, el: AnyNode): string | undefined {
+  for (let j = 0; j < rec.roots.length; j++) {
+    const p = relPath(rec.roots[j]!, el);
+    if (p !== undefined) return `${j}:${p}`;
+  }
+  return undefined;
+}
+
+/** Elements matching a path in a floor (all of them: a step can match several siblings). */
+function resolvePath(rec: PostRecord, path: string): Element[] {
+  const colon = path.indexOf(':');
+  const root = rec.roots[Number(path.slice(0, colon))];
+  if (!root) return [];
+  const rest = path.slice(colon + 1);
+  let level: Element[] = [root];
+  if (!rest) return level;
+  for (const step of rest.split('/')) {
+    const next: Element[] = [];
+    for (const e of level) for (const c of elementChildren(e)) if (stepKey(c) === step) next.push(c);
+    if (!next.length) return [];
+    level = next;
+  }
+  return level;
+}
+
+function vote(paths: Array<string | undefined>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const p of paths) if (p !== undefined) counts.set(p, (counts.get(p) ?? 0) + 1);
+  let best: string | undefined;
+  let n = 0;
+  for (const [p, c] of counts) if (c > n) [best, n] = [p, c];
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content
+
+/** Deepest element of a floor holding ≥ CONTENT_PUNCT_SHARE of its punctuation. */
+function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
+  const total = punctMarks(ix, rec.range);
+  if (total === 0) return undefined;
+  let node: Element | undefined;
+  for (const r of rec.roots) if (punctMarks(ix, rangeOf(ix, r)) >= CONTENT_PUNCT_SHARE * total) node = r;
+  if (!node) return undefined;
+  for (;;) {
+    let next: Element | undefined;
+    for (const c of elementChildren(node)) {
+      if (punctMarks(ix, rangeOf(ix, c)) >= CONTENT_PUNCT_SHARE * total) {
+        next = c;
+        break;
+      }
+    }
+    if (!next) return node;
+    node = next;
+  }
+}
+
+/** Choose each floor's content element(s) by position consistency. */
+export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element[] | undefined> {
+  const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r) : undefined));
+  const ownPaths = own.map((n, i) => (n ? pathIn(records[i]!, n) : undefined));
+  // Support of a path = floors whose own content node lies at or under it.
+  const support = new Map<string, number>();
+  for (const p of ownPaths) {
+    if (p === undefined) continue;
+    const colon = p.indexOf(':');
+    const head = p.slice(0, colon + 1);
+    const steps = p.slice(colon + 1).split('/').filter(Boolean);
+    for (let k = 0; k <= steps.length; k++) {
+      const q = head + steps.slice(0, k).join('/');
+      support.set(q, (support.get(q) ?? 0) + 1);
+    }
+  }
+  const voters = ownPaths.filter((p) => p !== undefined).length;
+  let best: string | undefined;
+  for (const [p, s] of support) {
+    if (s < CONTENT_PATH_SUPPORT * voters) continue;
+    if (!best || p.length > best.length) best = p;
+  }
+  return records.map((rec, i) => {
+    if (best !== undefined && rec.roots.length) {
+      const found = resolvePath(rec, best);
+      if (found.length === 1) return found;
+      if (found.length > 1) {
+        // Several siblings match the step: the one holding the floor's own content node, else all.
+        const mine = own[i];
+        const holder = mine && found.find((f) => rangeOf(ix, f).start <= ix.page.indexOf(mine) && ix.page.indexOf(mine) <= rangeOf(ix, f).end);
+        return holder ? [holder] : found;
+      }
+    }
+    return own[i] ? [own[i]!] : undefined;
+  });
+}
+
+function isNoise(el: AnyNode, root: AnyNode): boolean {
+  return hasAncestor(el, root.parent, (e) => NOISE_HINT.test(attrText(e)) && !QUOTE_HINT.test(attrText(e)));
+}
+
+/** Plain text of content elements: paragraphs joined by "\n", noise removed. */
+export function contentText(ix: DomIndex, els: Element[]): string {
+  const lines: string[] = [];
+  for (const el of els) {
+    for (const seg of segmentsIn(ix, rangeOf(ix, el))) {
+      if (isNoise(seg.element, el)) continue;
+      if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
+      lines.push(seg.text);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Seed 000 for floors without structure: the date splits the block; the half with more text is
+ * the body. */
+export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | undefined): string {
+  const segs = segmentsIn(ix, rec.range);
+  if (!anchor) return segs.map((s) => s.text).join('\n');
+  const k = segs.findIndex((s) => s.index >= anchor.index);
+  const before = segs.slice(0, Math.max(0, k));
+  const after = segs.slice(Math.max(0, k) + 1);
+  const size = (xs: Segment[]) => xs.reduce((a, s) => a + s.text.length - s.linkChars, 0);
+  return (size(after) >= size(before) ? after : before).map((s) => s.text).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
+  const starts = anchors.map((a) => a.index);
+  const perRecord = records.map((rec, i) => {
+    const a = lowerBound(starts, rec.range.start);
+    const b = lowerBound(starts, rec.range.end + 1);
+    const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
+    return anchors.slice(a, b).filter((x) => !x.prose && !ranges.some((r) => r.start <= x.index && x.index <= r.end) && !inQuote(x.element, rec.roots[0]?.parent ?? null));
+  });
+  const first = perRecord.map((xs, i) => (xs[0] ? pathIn(records[i]!, xs[0].element) : undefined));
+  // Vote over every anchor path (a floor counts each path once).
+  const all: string[] = [];
+  perRecord.forEach((xs, i) => {
+    const seen = new Set<string>();
+    for (const x of xs) {
+      const p = pathIn(records[i]!, x.element);
+      if (p && !seen.has(p)) {
+        seen.add(p);
+        all.push(p);
+      }
+    }
+  });
+  const best = vote(all) ?? vote(first);
+  return perRecord.map((xs, i) => {
+    if (best) {
+      const hit = xs.find((x) => pathIn(records[i]!, x.element) === best);
+      if (hit) return hit;
+    }
+    if (xs[0]) return xs[0];
+    // Only dates inside the content (or quotes): the first one that is not prose.
+    const a = lowerBound(starts, records[i]!.range.start);
+    const b = lowerBound(starts, records[i]!.range.end + 1);
+    return anchors.slice(a, b).find((x) => !x.prose);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authors
+
+export interface AuthorPick {
+  name?: string;
+  url?: string;
+}
+
+interface AuthorCandidate {
+  el: Element;
+  name: string;
+  url?: string;
+  path?: string;
+  /** Link to a profile (stronger than a class hint). */
+  linked: boolean;
+}
+
+function authorCandidates(ix: DomIndex, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
+  const out: AuthorCandidate[] = [];
+  const contentRanges = (content ?? []).map((e) => rangeOf(ix, e));
+  const quoteRoot = rec.roots[0]?.parent ?? null;
+  const page = ix.page;
+  const r = rec.range;
+  for (let i = r.start; i <= r.end && i < page.nodes.length; i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element)) continue;
+    if (contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
+    const isProfileLink = n.name === 'a' && !!n.attribs.href && PROFILE_HREF.test(n.attribs.href);
+    const hinted = !isProfileLink && AUTHOR_HINT.test(attrText(n));
+    if (!isProfileLink && !hinted) continue;
+    const name = collapse(textOf(n));
+    if (!name || name.length > MAX_AUTHOR_LENGTH) continue;
+    if (inQuote(n, quoteRoot)) continue;
+    let url: string | undefined;
+    if (isProfileLink) url = page.resolve(n.attribs.href);
+    else {
+      // A hinted holder may wrap the profile link.
+      const link = findProfileLink(n);
+      if (link) url = page.resolve(link.attribs.href);
+    }
+    out.push({ el: n, name, url, path: pathIn(rec, n), linked: isProfileLink });
+  }
+  return out;
+}
+
+function findProfileLink(el: Element): Element | undefined {
+  const stack: Element[] = [el];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.name === 'a' && e.attribs.href && PROFILE_HREF.test(e.attribs.href)) return e;
+    for (const c of elementChildren(e)) stack.push(c);
+  }
+  return undefined;
+}
+
+export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
+  const cands = records.map((rec, i) => authorCandidates(ix, rec, content[i]));
+  // Prefer a profile-link path; among them, the one most floors share.
+  const linkedPaths = cands.map((cs) => [...new Set(cs.filter((c) => c.linked).map((c) => c.path!).filter(Boolean))]);
+  const hintPaths = cands.map((cs) => [...new Set(cs.filter((c) => !c.linked).map((c) => c.path!).filter(Boolean))]);
+  const bestLinked = vote(linkedPaths.flat());
+  const bestHint = vote(hintPaths.flat());
+  const linkedCount = bestLinked ? linkedPaths.filter((ps) => ps.includes(bestLinked)).length : 0;
+  const hintCount = bestHint ? hintPaths.filter((ps) => ps.includes(bestHint)).length : 0;
+  // A hinted path wins only when clearly more consistent (some boards do not link guests).
+  const best = linkedCount >= hintCount * 0.8 ? bestLinked ?? bestHint : bestHint;
+  return cands.map((cs) => {
+    const hit = (best && cs.find((c) => c.path === best)) || cs.find((c) => c.linked) || cs[0];
+    if (!hit) return {};
+    return { name: hit.name, url: hit.url };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floor numbers
+
+export function chooseFloors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): Array<number | undefined> {
+  const floors = records.map((rec, i) => {
+    const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
+    for (const seg of segmentsIn(ix, rec.range)) {
+      if (ranges.some((r) => r.start <= seg.index && seg.index <= r.end)) continue;
+      if (seg.text.length > 16) continue;
+      const m = seg.text.match(FLOOR_TEXT);
+      if (!m) continue;
+      const v = m[1] ?? m[2] ?? m[3];
+      return v ? Number(v) : FLOOR_NAMES[m[4]!];
+    }
+    return undefined;
+  });
+  // Displayed floors must increase down the page; otherwise they are something else (ids, counts).
+  const known = floors.filter((f): f is number => f !== undefined);
+  if (known.length < Math.ceil(records.length / 2)) return records.map(() => undefined);
+  for (let i = 1; i < known.length; i++) if (known[i]! <= known[i - 1]!) return records.map(() => undefined);
+  return floors;
+}
+
+export { punctIn };
+export type { Range };

@@ -1,0 +1,335 @@
+/**
+ * Floor splitting: find the elements that are the posts of a thread page.
+ *
+ * Four signals, combined (seeds 000 and 003, ALGORITHMS.md §3–4):
+ *  1. Date anchors: every post carries a time, most noise does not (dates.ts).
+ *  2. Alignment of repeated sibling structures: posts are siblings with the same tag/class
+ *     signature, each holding a date. A post may also be a run of k sibling rows (a header row with
+ *     author and date, then a body row — old table layouts): we detect the period k.
+ *  3. Id-attribute clustering (seed 003 §2.2): post containers carry ids in a linear pattern
+ *     (post_101, post_102 …). Ids become numbers, single-linkage clustering over those numbers
+ *     groups the replies; this also finds a main post that sits outside the replies' parent.
+ *  4. Differential peak clustering over DFS indices (seed 000): the fallback when the markup has no
+ *     repeated structure (text floors in one flat cell): split the text at peaks of the position
+ *     differences, keep blocks holding a date.
+ * Everything is linear or n·log n in the page size; each element's children are grouped once.
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { splitAtPeaks } from '../blocks/blocks.js';
+import type { DateAnchor } from './dates.js';
+import {
+  type DomIndex,
+  type Range,
+  classTokens,
+  contains,
+  elementChildren,
+  idPattern,
+  jaccard,
+  lowerBound,
+  nonLinkChars,
+  rangeOf,
+  segSpan,
+} from './dom.js';
+
+/** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
+export interface PostRecord {
+  roots: Element[];
+  range: Range;
+  /** How it was found (for debugging and the bench's verbose mode). */
+  via: 'siblings' | 'rows' | 'ids' | 'peaks' | 'single';
+}
+
+/** Two siblings belong to one structure when their digit-free class sets overlap at least this
+ * much. 0.5 keeps `post bg1 firstpost` with `post bg2` (phpBB alternation) and separates
+ * `post` from `signature`. */
+export const CLASS_SIMILARITY = 0.5;
+/** A structure needs at least this many dated members to be a list of posts (two posts make a
+ * thread; a single post is handled by the single-post path). */
+export const MIN_RECORDS = 2;
+/** Typical length of a post's own text (non-link characters). Records whose median text is shorter
+ * are more likely a "latest posts" widget (titles are links; dates and names are short). 40 =
+ * a one-sentence reply. */
+export const POST_TEXT_REF = 40;
+/** Single-linkage id clustering: a gap larger than this many times the median gap between
+ * consecutive id numbers splits a cluster (seed 003: "differences that are small join one class,
+ * large ones stand alone"). */
+export const ID_GAP_FACTOR = 20;
+/** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
+const MAX_CLUSTERS = 64;
+
+interface Candidate {
+  records: PostRecord[];
+  score: number;
+  key: string;
+}
+
+function datedCount(ix: DomIndex, anchorStarts: Int32Array, r: Range): number {
+  return lowerBound(anchorStarts, r.end + 1) - lowerBound(anchorStarts, r.start);
+}
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Score of a candidate list of posts: dated records, damped when their text is widget-short. */
+function scoreRecords(ix: DomIndex, records: PostRecord[]): number {
+  const texts = records.map((r) => nonLinkChars(ix, r.range));
+  const med = median(texts);
+  const damp = Math.min(1, Math.max(0.1, med / POST_TEXT_REF));
+  return records.length * damp;
+}
+
+function similar(a: Element, b: Element, ca: string[], cb: string[]): boolean {
+  if (a.name !== b.name) return false;
+  const pa = idPattern(a);
+  const pb = idPattern(b);
+  if (pa && pb && pa === pb && pa.includes('#')) return true;
+  if (!ca.length && !cb.length) return true;
+  return jaccard(ca, cb) >= CLASS_SIMILARITY;
+}
+
+/** Cluster an element's children by signature; returns cluster id per child. */
+function clusterChildren(children: Element[]): number[] {
+  const reps: Array<{ el: Element; cls: string[] }> = [];
+  const out: number[] = [];
+  for (const c of children) {
+    const cls = classTokens(c);
+    let k = -1;
+    for (let i = 0; i < reps.length; i++) {
+      if (similar(reps[i]!.el, c, reps[i]!.cls, cls)) {
+        k = i;
+        break;
+      }
+    }
+    if (k < 0 && reps.length < MAX_CLUSTERS) {
+      reps.push({ el: c, cls });
+      k = reps.length - 1;
+    }
+    out.push(k);
+  }
+  return out;
+}
+
+function spanRange(ix: DomIndex, els: Element[]): Range {
+  const a = rangeOf(ix, els[0]!);
+  const b = rangeOf(ix, els[els.length - 1]!);
+  return { start: a.start, end: b.end };
+}
+
+/** Candidates from one parent's children: same-signature dated siblings (k = 1), or periodic
+ * runs of k rows where every k-th row is dated. */
+function siblingCandidates(ix: DomIndex, anchorStarts: Int32Array, parent: Element, out: Candidate[]): void {
+  const children = elementChildren(parent);
+  if (children.length < MIN_RECORDS) return;
+  const cl = clusterChildren(children);
+  const dated = children.map((c) => datedCount(ix, anchorStarts, rangeOf(ix, c)) > 0);
+  const byCluster = new Map<number, number[]>();
+  for (let i = 0; i < children.length; i++) {
+    if (!dated[i] || cl[i]! < 0) continue;
+    let arr = byCluster.get(cl[i]!);
+    if (!arr) byCluster.set(cl[i]!, (arr = []));
+    arr.push(i);
+  }
+  for (const [cid, pos] of byCluster) {
+    if (pos.length < MIN_RECORDS) continue;
+    const gaps = pos.slice(1).map((p, i) => p - pos[i]!);
+    const k = gaps[0]!;
+    let records: PostRecord[] | undefined;
+    if (k > 1 && gaps.every((g) => g === k) && periodic(children, cl, dated, pos, k)) {
+      const s = rowOffset(children, cl, pos, k);
+      records = pos.map((p) => {
+        const els = children.slice(p - s, p - s + k);
+        return { roots: els, range: spanRange(ix, els), via: 'rows' as const };
+      });
+    } else {
+      records = pos.map((p) => ({ roots: [children[p]!], range: rangeOf(ix, children[p]!), via: 'siblings' as const }));
+    }
+    out.push({ records, score: scoreRecords(ix, records), key: `sib:${ix.page.indexOf(parent)}:${cid}` });
+  }
+}
+
+/** Rows between dated rows repeat the same signatures (and carry no date themselves). */
+function periodic(children: Element[], cl: number[], dated: boolean[], pos: number[], k: number): boolean {
+  for (let j = 1; j < k; j++) {
+    const c0 = cl[pos[0]! + j];
+    for (let i = 0; i + 1 < pos.length; i++) {
+      const q = pos[i]! + j;
+      if (cl[q] !== c0 || dated[q]) return false;
+    }
+  }
+  return children.length > 0;
+}
+
+/** Where a k-row post starts relative to its dated row: the largest shift s such that the row s
+ * before every dated row exists and has the same signature (the header rows come first). */
+function rowOffset(children: Element[], cl: number[], pos: number[], k: number): number {
+  for (let s = k - 1; s >= 1; s--) {
+    const c0 = cl[pos[0]! - s];
+    if (c0 === undefined) continue;
+    if (pos.every((p) => p - s >= 0 && cl[p - s] === c0)) return s;
+  }
+  return 0;
+}
+
+interface IdNum {
+  el: Element;
+  key: string;
+  num: number;
+}
+
+/**
+ * Seed 003 §2.2: ids → numbers, single-linkage hierarchical clustering. Ids are split into a
+ * letter pattern (the key: `post_#`) and their digits; within one key, sorted numbers are linked
+ * while the gap stays within ID_GAP_FACTOR × the median gap (single linkage cut at that height).
+ */
+export function clusterIds(elements: Element[]): Element[][] {
+  const byKey = new Map<string, IdNum[]>();
+  for (const el of elements) {
+    const id = el.attribs.id;
+    if (!id) continue;
+    const m = id.match(/^(\D*)(\d+)(\D*)$/);
+    if (!m) continue;
+    const key = `${el.name}:${m[1]}#${m[3]}`;
+    let arr = byKey.get(key);
+    if (!arr) byKey.set(key, (arr = []));
+    arr.push({ el, key, num: Number(m[2]) });
+  }
+  const clusters: Element[][] = [];
+  for (const arr of byKey.values()) {
+    if (arr.length < 2) continue;
+    const sorted = [...arr].sort((a, b) => a.num - b.num);
+    const gaps = sorted.slice(1).map((x, i) => x.num - sorted[i]!.num);
+    const cut = Math.max(1, median(gaps)) * ID_GAP_FACTOR;
+    let cur: IdNum[] = [sorted[0]!];
+    for (let i = 1; i < sorted.length; i++) {
+      if (gaps[i - 1]! > cut) {
+        clusters.push(cur.map((x) => x.el));
+        cur = [];
+      }
+      cur.push(sorted[i]!);
+    }
+    clusters.push(cur.map((x) => x.el));
+  }
+  return clusters;
+}
+
+/** Keep the outermost of nested elements, in document order. */
+function outermost(ix: DomIndex, els: Element[]): Element[] {
+  const sorted = [...els].sort((a, b) => ix.page.indexOf(a) - ix.page.indexOf(b));
+  const out: Element[] = [];
+  let lastEnd = -1;
+  for (const e of sorted) {
+    const r = rangeOf(ix, e);
+    if (r.start <= lastEnd) continue;
+    out.push(e);
+    lastEnd = r.end;
+  }
+  return out;
+}
+
+function idCandidates(ix: DomIndex, anchorStarts: Int32Array, withIds: Element[], out: Candidate[]): void {
+  for (const cluster of clusterIds(withIds)) {
+    const els = outermost(ix, cluster).filter((e) => datedCount(ix, anchorStarts, rangeOf(ix, e)) > 0);
+    if (els.length < MIN_RECORDS) continue;
+    const records = els.map((e) => ({ roots: [e], range: rangeOf(ix, e), via: 'ids' as const }));
+    out.push({ records, score: scoreRecords(ix, records), key: `ids:${idPattern(els[0]!)}` });
+  }
+}
+
+/**
+ * Posts outside the chosen structure's parent: the main post is often rendered by another
+ * template branch (a "first post" container before the replies' list). Elements elsewhere with
+ * the same tag and a similar class set (or the same id pattern), holding a date, not nested in or
+ * around a chosen record, join the list.
+ */
+function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostRecord[], allElements: Element[]): PostRecord[] {
+  if (records.some((r) => r.roots.length !== 1)) return records;
+  const proto = records.map((r) => r.roots[0]!);
+  const tag = proto[0]!.name;
+  const protoCls = classTokens(proto[0]!);
+  const protoId = idPattern(proto[0]!);
+  if (!protoCls.length && !(protoId && protoId.includes('#'))) return records;
+  const ranges = records.map((r) => r.range);
+  const extra: PostRecord[] = [];
+  for (const el of allElements) {
+    if (el.name !== tag || proto.includes(el)) continue;
+    const cls = classTokens(el);
+    const pid = idPattern(el);
+    const ok = (protoId && pid === protoId && protoId.includes('#')) || (protoCls.length && jaccard(protoCls, cls) >= CLASS_SIMILARITY);
+    if (!ok) continue;
+    const r = rangeOf(ix, el);
+    if (ranges.some((x) => contains(x, r) || contains(r, x))) continue;
+    if (extra.some((x) => contains(x.range, r) || contains(r, x.range))) continue;
+    if (datedCount(ix, anchorStarts, r) === 0) continue;
+    extra.push({ roots: [el], range: r, via: records[0]!.via });
+  }
+  if (!extra.length) return records;
+  return [...records, ...extra].sort((a, b) => a.range.start - b.range.start);
+}
+
+/** Seed 000 fallback: differential peak clustering of the text between the first and last date. */
+function peakRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+  const own = anchors.filter((a) => !a.prose);
+  if (own.length < MIN_RECORDS) return [];
+  const [a] = segSpan(ix, { start: own[0]!.index, end: Infinity });
+  const segs = ix.segments.slice(a);
+  // Two passes (seed 000: forums need 1–2) over the region's segments.
+  let blocks = splitAtPeaks(segs);
+  blocks = blocks.flatMap((b) => splitAtPeaks(b));
+  const anchorIdx = new Set(own.map((x) => x.index));
+  const records: PostRecord[] = [];
+  for (const b of blocks) {
+    if (!b.some((s) => anchorIdx.has(s.index))) continue;
+    const start = b[0]!.index;
+    const end = b[b.length - 1]!.end;
+    records.push({ roots: [], range: { start, end }, via: 'peaks' });
+  }
+  return records;
+}
+
+/** A thread with a single post: the lowest ancestor of the first own date that also holds
+ * punctuated text of at least POST_TEXT_REF characters outside the date's own block. */
+function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+  const first = anchors.find((a) => !a.prose);
+  if (!first) return [];
+  let el: AnyNode | null = first.element;
+  const own = rangeOf(ix, first.element);
+  const ownText = nonLinkChars(ix, own);
+  while (el && el instanceof Element && el.name !== 'body' && el.name !== 'html') {
+    const r = rangeOf(ix, el);
+    if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) return [{ roots: [el], range: r, via: 'single' }];
+    el = el.parent;
+  }
+  return [];
+}
+
+/** Find the floors of a thread page, in page order; empty when the page has no posts. */
+export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+  const page: Page = ix.page;
+  const anchorStarts = Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index));
+  if (!anchorStarts.length) return [];
+  const candidates: Candidate[] = [];
+  const withIds: Element[] = [];
+  const allElements: Element[] = [];
+  for (const node of page.nodes) {
+    if (!(node instanceof Element)) continue;
+    allElements.push(node);
+    if (node.attribs.id && /\d/.test(node.attribs.id)) withIds.push(node);
+    // Only parents whose subtree holds ≥ 2 dates can hold a list of posts.
+    const r = rangeOf(ix, node);
+    if (datedCount(ix, anchorStarts, r) < MIN_RECORDS) continue;
+    siblingCandidates(ix, anchorStarts, node, candidates);
+  }
+  idCandidates(ix, anchorStarts, withIds, candidates);
+  let best: Candidate | undefined;
+  for (const c of candidates) {
+    if (!best || c.score > best.score || (c.score === best.score && c.records.length > best.records.length)) best = c;
+  }
+  if (best) return extendRecords(ix, anchorStarts, best.records, allElements);
+  const peaks = peakRecords(ix, anchors);
+  if (peaks.length >= MIN_RECORDS) return peaks;
+  return singleRecord(ix, anchors);
+}

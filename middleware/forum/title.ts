@@ -1,0 +1,39 @@
+/**
+ * Thread title. Seed 000 takes `<title>`; boards append the forum and site name to it
+ * ("Thread – Subforum | Site"), so a heading of the page that the `<title>` contains is preferred
+ * (the heading closest before the first post wins), then `og:title`, then the longest part of the
+ * `<title>` split at the usual separators.
+ */
+import { Element } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { collapse, textOf } from '../../src/page/page.js';
+
+const HEADINGS = new Set(['h1', 'h2', 'h3']);
+/** Titles longer than this are paragraphs, not headings. */
+const MAX_TITLE_LENGTH = 300;
+const TITLE_SEPARATORS = /\s+[|\-–—»:·•]\s+|\s*[|»·•]\s*|\s+::\s+|_/;
+
+function norm(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export function threadTitle(page: Page, firstPostIndex?: number): string | undefined {
+  const full = norm(page.title);
+  let best: { text: string; index: number; level: number } | undefined;
+  for (let i = 0; i < page.nodes.length; i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || !HEADINGS.has(n.name)) continue;
+    if (firstPostIndex !== undefined && i > firstPostIndex) break;
+    const text = collapse(textOf(n));
+    if (!text || text.length > MAX_TITLE_LENGTH) continue;
+    if (full && !full.includes(norm(text))) continue;
+    const level = Number(n.name[1]);
+    if (!best || level < best.level || (level === best.level && text.length > best.text.length)) best = { text, index: i, level };
+  }
+  if (best && best.text.length >= 2) return best.text;
+  const og = page.meta.get('og:title');
+  if (og) return collapse(og);
+  if (!page.title) return undefined;
+  const parts = page.title.split(TITLE_SEPARATORS).map((s) => s.trim()).filter(Boolean);
+  return parts.sort((a, b) => b.length - a.length)[0] ?? page.title;
+}
