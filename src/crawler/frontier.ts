@@ -1,0 +1,241 @@
+/**
+ * The crawl frontier (seen-set + pending requests) behind a small interface, so a Redis-backed
+ * frontier shared by several machines can replace it. `JournalFrontier` keeps everything in memory
+ * (Crawlee's on-disk request queue costs more than the crawl itself) and makes it durable with an
+ * append-only journal written synchronously before each step it records, compacted into a
+ * snapshot every few seconds. A crawl killed at any instant (Ctrl-C or `kill -9`) reopens with
+ * every request it had accepted: done ones stay done, pending and in-flight ones are fetched again.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import path from 'node:path';
+
+export interface FrontierRequest {
+  url: string;
+  /** Page label from a follow rule or an extractor (`detail`, `list`, `forum` …). */
+  label?: string;
+  anchorText?: string;
+  /** Link depth from a start URL (0 for start URLs). */
+  depth: number;
+  referrer?: string;
+}
+
+export interface FrontierStats {
+  /** URLs ever accepted (done + pending). */
+  seen: number;
+  /** Accepted, not yet done (queued or in flight). */
+  pending: number;
+  done: number;
+  failed: number;
+}
+
+export interface Frontier {
+  /** Accept the requests whose URL was never seen, within the page budget; returns those. */
+  add(requests: FrontierRequest[]): FrontierRequest[] | Promise<FrontierRequest[]>;
+  /** Hand out up to `max` accepted requests not handed out yet (oldest first). */
+  take(max: number): FrontierRequest[] | Promise<FrontierRequest[]>;
+  /** The request finished: `ok` (item stored or page dropped on purpose) or `failed`. */
+  done(url: string, outcome: 'ok' | 'failed'): void | Promise<void>;
+  /** Whether a URL was already accepted. */
+  has(url: string): boolean | Promise<boolean>;
+  stats(): FrontierStats;
+  /** Persist a compact snapshot. */
+  checkpoint(): void | Promise<void>;
+  /** Persist and release; `finished` records that the crawl ran to completion. */
+  close(finished: boolean): void | Promise<void>;
+}
+
+interface Snapshot {
+  version: 1;
+  finished: boolean;
+  pending: FrontierRequest[];
+  done: string[];
+  failed: string[];
+}
+
+type JournalLine = { a: FrontierRequest[] } | { d: string } | { f: string };
+
+/** In-memory frontier made durable by a journal + snapshot pair of files. */
+export class JournalFrontier implements Frontier {
+  private pending = new Map<string, FrontierRequest>();
+  private handedOut = new Set<string>();
+  private queue: string[] = [];
+  private queueHead = 0;
+  private doneSet = new Set<string>();
+  private failedSet = new Set<string>();
+  private fd: number | undefined;
+  /** Whether the previous crawl of this spider ran to completion. */
+  previousFinished = false;
+  /** Whether there was any previous state to resume. */
+  resumed = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    public maxPages: number | undefined,
+  ) {}
+
+  get snapshotFile(): string {
+    return path.join(this.dir, `${this.name}.frontier.json`);
+  }
+  get journalFile(): string {
+    return path.join(this.dir, `${this.name}.frontier.jsonl`);
+  }
+
+  /** Open (and replay) the frontier files of a spider. `fresh` deletes them first. */
+  static open(dir: string, name: string, opts: { maxPages?: number; fresh?: boolean } = {}): JournalFrontier {
+    mkdirSync(dir, { recursive: true });
+    const f = new JournalFrontier(dir, name, opts.maxPages);
+    if (opts.fresh) f.wipe();
+    f.load();
+    f.fd = openSync(f.journalFile, 'a');
+    return f;
+  }
+
+  private wipe(): void {
+    rmSync(this.snapshotFile, { force: true });
+    rmSync(this.journalFile, { force: true });
+  }
+
+  /** Forget everything (a finished crawl starting over). */
+  reset(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.wipe();
+    this.pending.clear();
+    this.handedOut.clear();
+    this.queue = [];
+    this.queueHead = 0;
+    this.doneSet.clear();
+    this.failedSet.clear();
+    this.fd = openSync(this.journalFile, 'a');
+  }
+
+  private load(): void {
+    if (existsSync(this.snapshotFile)) {
+      try {
+        const s = JSON.parse(readFileSync(this.snapshotFile, 'utf8')) as Snapshot;
+        this.previousFinished = !!s.finished;
+        for (const u of s.done) this.doneSet.add(u);
+        for (const u of s.failed) {
+          this.doneSet.add(u);
+          this.failedSet.add(u);
+        }
+        for (const r of s.pending) this.enqueue(r);
+        this.resumed = true;
+      } catch {
+        /* a torn snapshot is never renamed into place, so this is a foreign file: ignore it */
+      }
+    }
+    if (existsSync(this.journalFile)) {
+      const text = readFileSync(this.journalFile, 'utf8');
+      if (text.length) {
+        this.resumed = true;
+        this.previousFinished = false;
+      }
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        let rec: JournalLine;
+        try {
+          rec = JSON.parse(line) as JournalLine;
+        } catch {
+          continue; // the last line may be torn by kill -9
+        }
+        if ('a' in rec) {
+          for (const r of rec.a) if (!this.doneSet.has(r.url) && !this.pending.has(r.url)) this.enqueue(r);
+        } else if ('d' in rec) this.markDone(rec.d, false);
+        else if ('f' in rec) this.markDone(rec.f, true);
+      }
+    }
+  }
+
+  private enqueue(r: FrontierRequest): void {
+    this.pending.set(r.url, r);
+    this.queue.push(r.url);
+  }
+
+  private markDone(url: string, failed: boolean): void {
+    this.pending.delete(url);
+    this.handedOut.delete(url);
+    this.doneSet.add(url);
+    if (failed) this.failedSet.add(url);
+  }
+
+  private append(rec: JournalLine): void {
+    if (this.fd === undefined) return;
+    // Synchronous: the record is in the OS before the step it guards (item write, enqueue) runs.
+    writeSync(this.fd, JSON.stringify(rec) + '\n');
+  }
+
+  has(url: string): boolean {
+    return this.pending.has(url) || this.doneSet.has(url);
+  }
+
+  /** Mark URLs done without fetching them (items already in the dataset). */
+  markStored(urls: Iterable<string>): void {
+    for (const u of urls) if (!this.doneSet.has(u)) this.markDone(u, false);
+  }
+
+  add(requests: FrontierRequest[]): FrontierRequest[] {
+    const accepted: FrontierRequest[] = [];
+    for (const r of requests) {
+      if (this.has(r.url)) continue;
+      if (this.maxPages !== undefined && this.pending.size + this.doneSet.size >= this.maxPages) break;
+      this.enqueue(r);
+      accepted.push(r);
+    }
+    if (accepted.length) this.append({ a: accepted });
+    return accepted;
+  }
+
+  take(max: number): FrontierRequest[] {
+    const out: FrontierRequest[] = [];
+    while (out.length < max && this.queueHead < this.queue.length) {
+      const url = this.queue[this.queueHead++]!;
+      const r = this.pending.get(url);
+      if (!r || this.handedOut.has(url)) continue;
+      this.handedOut.add(url);
+      out.push(r);
+    }
+    // Drop the consumed prefix now and then so the array does not grow without bound.
+    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    return out;
+  }
+
+  done(url: string, outcome: 'ok' | 'failed'): void {
+    if (this.doneSet.has(url)) return;
+    this.append(outcome === 'ok' ? { d: url } : { f: url });
+    this.markDone(url, outcome === 'failed');
+  }
+
+  stats(): FrontierStats {
+    return { seen: this.pending.size + this.doneSet.size, pending: this.pending.size, done: this.doneSet.size, failed: this.failedSet.size };
+  }
+
+  private writeSnapshot(finished: boolean): void {
+    const snap: Snapshot = {
+      version: 1,
+      finished,
+      pending: [...this.pending.values()],
+      done: [...this.doneSet].filter((u) => !this.failedSet.has(u)),
+      failed: [...this.failedSet],
+    };
+    const tmp = this.snapshotFile + '.tmp';
+    writeFileSync(tmp, JSON.stringify(snap));
+    renameSync(tmp, this.snapshotFile); // atomic: a reader sees the old or the new snapshot
+    // The snapshot now holds everything the journal said; start the journal over. A crash between
+    // the rename and the truncate replays old lines onto the new snapshot, which is idempotent.
+    if (this.fd !== undefined) ftruncateSync(this.fd, 0);
+  }
+
+  checkpoint(): void {
+    this.writeSnapshot(false);
+  }
+
+  close(finished: boolean): void {
+    this.writeSnapshot(finished);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * Spider configs: one small file per site (`spiders/<name>.ts`), validated on load with zod strict
+ * objects so a misspelt field is named instead of silently ignored. ARCHITECTURE §5 fixes the
+ * fields every spider understands (`name`, `startUrls`, `allowedDomains`, `allowPrivateAddresses`,
+ * `maxPages`); the rest (follow rules, middleware settings, crawler options) is ours.
+ */
+import { z } from 'zod';
+import type { Middleware, MiddlewareSetting } from '../middleware/types.js';
+import { BUILTIN_MIDDLEWARE } from '../middleware/builtins.js';
+
+/** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
+export interface FollowRule {
+  /** Glob over the whole URL (`https://ex.com/news/*.html`, `**` crosses `/`) or a RegExp. */
+  pattern: string | RegExp;
+  /** Page label for matching links: `detail` (article), `list`, `forum`, `other`, or your own. */
+  label?: string;
+  /** `false`: never enqueue matching links (a deny rule). Default true. */
+  follow?: boolean;
+}
+
+export interface CookieSpec {
+  name: string;
+  value: string;
+  /** Send only to this domain (and subdomains); default: every allowed domain. */
+  domain?: string;
+  path?: string;
+}
+
+export interface CrawlerOptions {
+  /** Parallel requests (default 10). */
+  maxConcurrency?: number;
+  /** Per host (default: unlimited). */
+  maxRequestsPerMinute?: number;
+  /** Fetch with a browser (Playwright + Debian chromium) and extract from the rendered DOM. */
+  render?: boolean;
+  headers?: Record<string, string>;
+  cookies?: CookieSpec[];
+  proxyUrls?: string[];
+  /** Responses larger than this are cut off and counted as failures (default 10 MB). */
+  maxResponseBytes?: number;
+  /** Link depth from the start URLs beyond which links are not followed. */
+  maxDepth?: number;
+  /** Obey robots.txt (default true). */
+  robotsTxt?: boolean;
+  /** Per request (default 30). */
+  timeoutSecs?: number;
+  /** Retries of a request that failed with a network error or a 5xx/429 (default 2). */
+  maxRetries?: number;
+}
+
+export interface SiteRule {
+  pattern: string | RegExp;
+  /** Site key for URLs matching the pattern (pages of one site share a learned template). */
+  key: string;
+}
+
+export interface SpiderConfig {
+  name: string;
+  startUrls: string[];
+  /** Hosts (and their subdomains) links may lead to. Default: the start URLs' hosts. */
+  allowedDomains?: string[];
+  /** Allow requests to private and loopback addresses (the demo and tests do). Default false. */
+  allowPrivateAddresses?: boolean;
+  maxPages?: number;
+  /** Follow rules, first match wins. Without rules every link within the allowed domains is
+   * followed; with rules only links matching a rule are. */
+  follow?: FollowRule[];
+  /** Per-middleware settings by name: `false` disables, `{priority, options}` reorders/configures. */
+  middleware?: Record<string, MiddlewareSetting>;
+  /** Your own middleware, slotted into the chain by their priority. */
+  extraMiddleware?: Middleware[];
+  crawler?: CrawlerOptions;
+  /** IANA zone for dates shown without an offset (default: from the page language). */
+  timezone?: string;
+  /** Site key of a URL (pages of a site share learned state): a function or URL-pattern rules.
+   * Default: the URL host. */
+  siteKey?: ((url: string) => string) | SiteRule[];
+}
+
+/** Types only: returns its argument. A spider file may as well `export default` a plain object. */
+export function defineSpider<T extends SpiderConfig>(config: T): T {
+  return config;
+}
+
+/** A spider config that cannot run. The CLI prints the message and exits 2. */
+export class SpiderConfigError extends Error {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+  ) {
+    super(message);
+    this.name = 'SpiderConfigError';
+  }
+}
+
+const httpUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'Invalid URL (expected an absolute http(s) URL)');
+
+const pattern = z.union([z.string().min(1), z.instanceof(RegExp)]);
+const positiveInt = z.number().int().positive();
+
+const middlewareSetting = z.union([
+  z.boolean(),
+  z.strictObject({ priority: z.number().optional(), options: z.record(z.string(), z.unknown()).optional() }),
+]);
+
+const middlewareInstance = z.custom<Middleware>(
+  (v) => typeof v === 'object' && v !== null && typeof (v as Middleware).name === 'string' && typeof (v as Middleware).process === 'function' && typeof (v as Middleware).priority === 'number',
+  'expected a middleware object {name, priority, process(ctx)}',
+);
+
+const crawlerSchema = z.strictObject({
+  maxConcurrency: positiveInt.optional(),
+  maxRequestsPerMinute: positiveInt.optional(),
+  render: z.boolean().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  cookies: z.array(z.strictObject({ name: z.string().min(1), value: z.string(), domain: z.string().optional(), path: z.string().optional() })).optional(),
+  proxyUrls: z.array(httpUrl).optional(),
+  maxResponseBytes: positiveInt.optional(),
+  maxDepth: z.number().int().nonnegative().optional(),
+  robotsTxt: z.boolean().optional(),
+  timeoutSecs: z.number().positive().optional(),
+  maxRetries: z.number().int().nonnegative().optional(),
+});
+
+const timezone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'unknown IANA time zone');
+
+export const spiderSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only (it names storage folders)'),
+  startUrls: z.array(httpUrl).min(1, 'at least one start URL'),
+  allowedDomains: z.array(z.string().min(1)).optional(),
+  allowPrivateAddresses: z.boolean().optional(),
+  maxPages: positiveInt.optional(),
+  follow: z.array(z.strictObject({ pattern, label: z.string().min(1).optional(), follow: z.boolean().optional() })).optional(),
+  middleware: z.record(z.string(), middlewareSetting).optional(),
+  extraMiddleware: z.array(middlewareInstance).optional(),
+  crawler: crawlerSchema.optional(),
+  timezone: timezone.optional(),
+  siteKey: z.union([z.custom<(url: string) => string>((v) => typeof v === 'function', 'expected a function'), z.array(z.strictObject({ pattern, key: z.string().min(1) }))]).optional(),
+});
+
+/** Edit distance, for "did you mean" (small strings only). */
+function levenshtein(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** A suggestion is offered when the edit distance is at most a third of the name (typos, not
+ * different words). */
+const SUGGEST_MAX_RATIO = 1 / 3;
+
+export function suggest(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = levenshtein(name, k);
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(1, Math.floor(name.length * SUGGEST_MAX_RATIO)) ? best : undefined;
+}
+
+/** The object keys the schema allows at a path (for suggestions). */
+function keysAt(schema: z.ZodType, path: PropertyKey[]): string[] {
+  let s: any = schema;
+  const unwrap = () => {
+    for (let i = 0; i < 10 && s; i++) {
+      const def = s._zod?.def;
+      if (def?.type === 'optional' || def?.type === 'nullable' || def?.type === 'default') s = def.innerType;
+      else if (def?.type === 'union') s = def.options.find((o: any) => o._zod?.def?.type === 'object' || o._zod?.def?.type === 'array') ?? def.options[0];
+      else break;
+    }
+  };
+  unwrap();
+  for (const p of path) {
+    const def = s?._zod?.def;
+    if (!def) return [];
+    if (def.type === 'object') s = def.shape[p as string];
+    else if (def.type === 'array') s = def.element;
+    else if (def.type === 'record') s = def.valueType;
+    else return [];
+    unwrap();
+  }
+  const def = s?._zod?.def;
+  return def?.type === 'object' ? Object.keys(def.shape) : [];
+}
+
+export function formatPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out || '(root)';
+}
+
+/** Validate a raw spider object. Every problem is reported, with its path, in one error. */
+export function validateSpider(raw: unknown, source = 'spider'): SpiderConfig {
+  const problems: string[] = [];
+  const result = spiderSchema.safeParse(raw);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        const known = keysAt(spiderSchema, issue.path);
+        for (const key of issue.keys) {
+          const hint = suggest(key, known);
+          problems.push(`${formatPath([...issue.path, key])}: unknown field${hint ? ` (did you mean "${hint}"?)` : ''}`);
+        }
+      } else if (issue.code === 'invalid_union' && issue.path.length && typeof issue.path[issue.path.length - 1] === 'string' && (issue.path[0] === 'middleware')) {
+        problems.push(`${formatPath(issue.path)}: expected false, true or {priority?, options?}`);
+      } else {
+        problems.push(`${formatPath(issue.path)}: ${issue.message}`);
+      }
+    }
+  }
+  // Middleware names must exist: a typo would otherwise silently keep the default.
+  const obj = raw as Partial<SpiderConfig> | undefined;
+  if (obj && typeof obj === 'object' && obj.middleware && typeof obj.middleware === 'object') {
+    const known = new Set(Object.keys(BUILTIN_MIDDLEWARE));
+    for (const m of Array.isArray(obj.extraMiddleware) ? obj.extraMiddleware : []) if (m && typeof m.name === 'string') known.add(m.name);
+    for (const name of Object.keys(obj.middleware)) {
+      if (known.has(name)) continue;
+      const hint = suggest(name, known);
+      problems.push(`middleware.${name}: unknown middleware${hint ? ` (did you mean "${hint}"?)` : ''}; known: ${[...known].join(', ')}`);
+    }
+  }
+  if (problems.length) throw new SpiderConfigError(`${source}: ${problems.join('; ')}`, problems);
+  return result.data as SpiderConfig;
+}

@@ -1,0 +1,129 @@
+/**
+ * Where items go, behind a small interface: a Crawlee dataset per spider
+ * (`storage/datasets/<spider>/`), JSON-lines and CSV exports (`--out`), or a callback.
+ */
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { Configuration, Dataset, MemoryStorage } from 'crawlee';
+import type { Item } from '../item.js';
+
+export interface ItemSink {
+  write(item: Item): Promise<void>;
+  close(): Promise<void>;
+}
+
+const ENTRY_RE = /^(\d+)\.json$/;
+
+/**
+ * Make a dataset folder consistent after a crash: drop torn item files (kill -9 during a write)
+ * and stale lock folders, renumber the entries contiguously and rewrite the metadata item count
+ * (Crawlee writes it in the background, so it may lag), so the next write never overwrites an
+ * item. Returns the stored items in order.
+ */
+export function repairDataset(dir: string): Item[] {
+  if (!existsSync(dir)) return [];
+  const entries: Array<{ n: number; file: string; item: Item }> = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (name.endsWith('.lock')) {
+      rmSync(full, { recursive: true, force: true });
+      continue;
+    }
+    const m = ENTRY_RE.exec(name);
+    if (!m) continue;
+    try {
+      const item = JSON.parse(readFileSync(full, 'utf8')) as Item;
+      if (!item || typeof item.url !== 'string') throw new Error('not an item');
+      entries.push({ n: Number(m[1]), file: name, item });
+    } catch {
+      rmSync(full, { force: true }); // torn write: the page was not marked done, it is fetched again
+    }
+  }
+  entries.sort((a, b) => a.n - b.n);
+  entries.forEach((e, i) => {
+    const want = String(i + 1).padStart(9, '0') + '.json';
+    if (e.file !== want) renameSync(path.join(dir, e.file), path.join(dir, want));
+  });
+  const metaFile = path.join(dir, '__metadata__.json');
+  if (existsSync(metaFile)) {
+    try {
+      const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+      if (meta.itemCount !== entries.length) writeFileSync(metaFile, JSON.stringify({ ...meta, itemCount: entries.length }, null, '\t'));
+    } catch {
+      rmSync(metaFile, { force: true }); // without metadata Crawlee counts the files
+    }
+  }
+  return entries.map((e) => e.item);
+}
+
+/** Items into a Crawlee dataset (the on-disk format every Crawlee tool reads). */
+export class DatasetSink implements ItemSink {
+  private chain: Promise<void> = Promise.resolve();
+  private constructor(
+    readonly dataset: Dataset,
+    private readonly storage: MemoryStorage,
+  ) {}
+
+  /** `storageDir` is the Crawlee storage root (holding `datasets/`). */
+  static async open(storageDir: string, name: string): Promise<DatasetSink> {
+    const storage = new MemoryStorage({ localDataDirectory: storageDir, persistStorage: true, writeMetadata: true });
+    const config = new Configuration({ storageClient: storage, purgeOnStart: false, persistStorage: true });
+    const dataset = await Dataset.open(name, { config, storageClient: storage });
+    return new DatasetSink(dataset, storage);
+  }
+
+  /** Writes one at a time, so a crash tears at most the last entry (see `repairDataset`). */
+  write(item: Item): Promise<void> {
+    const p = this.chain.then(() => this.dataset.pushData(item as unknown as Record<string, unknown>));
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    await this.storage.teardown();
+  }
+}
+
+/** Columns of the CSV export; nested values (items, posts, pageType) as JSON text. */
+export const CSV_COLUMNS = ['url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'images', 'items', 'nextPage', 'pages', 'posts', 'pageType', 'error'] as const;
+
+function csvCell(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** `--out FILE.jsonl|FILE.csv`: appends (a resumed crawl continues the file); `truncate` starts it over. */
+export class FileSink implements ItemSink {
+  private stream: WriteStream;
+  private readonly csv: boolean;
+
+  constructor(file: string, opts: { truncate?: boolean } = {}) {
+    const ext = path.extname(file).toLowerCase();
+    if (ext !== '.jsonl' && ext !== '.csv' && ext !== '.ndjson') throw new Error(`--out must end in .jsonl or .csv (got ${file})`);
+    this.csv = ext === '.csv';
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const fresh = opts.truncate || !existsSync(file) || statSync(file).size === 0;
+    this.stream = createWriteStream(file, { flags: fresh ? 'w' : 'a' });
+    if (this.csv && fresh) this.stream.write(CSV_COLUMNS.join(',') + '\n');
+  }
+
+  write(item: Item): Promise<void> {
+    const line = this.csv ? CSV_COLUMNS.map((c) => csvCell((item as unknown as Record<string, unknown>)[c])).join(',') + '\n' : JSON.stringify(item) + '\n';
+    return new Promise((resolve, reject) => this.stream.write(line, (e) => (e ? reject(e) : resolve())));
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.stream.end(resolve));
+  }
+}
+
+/** Items to a function (library use, tests). */
+export class CallbackSink implements ItemSink {
+  constructor(private readonly fn: (item: Item) => void | Promise<void>) {}
+  async write(item: Item): Promise<void> {
+    await this.fn(item);
+  }
+  async close(): Promise<void> {}
+}
