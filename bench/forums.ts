@@ -21,6 +21,7 @@
  * 0.833 / 0.824 / 0.746 / 0.232; GNE content F1 0.34 (it returns one post).
  */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { readManifest, readExpected, printTable } from './lib/data.js';
 import { bagF1, bagTokens } from './lib/metrics.js';
 import { createPage } from '../src/page/page.js';
@@ -93,67 +94,72 @@ function dateMatches(gold: string | undefined, shown: string | undefined): boole
   return g === o || g.includes(o) || o.includes(g);
 }
 
-const args = process.argv.slice(2);
-const verbose = args.includes('--verbose');
-const onlyIdx = args.indexOf('--only');
-const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
+function main(): void {
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose');
+  const onlyIdx = args.indexOf('--only');
+  const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
 
-const entries = readManifest('forums/webforum52/manifest.jsonl').filter((e) => !only || e.id.includes(only));
-const rows: (string | number)[][] = [];
-const sums = { count: 0, text: 0, user: 0, date: 0, f1: 0, ms: 0 };
-let n = 0;
-for (const e of entries) {
-  const gold = readExpected<{ posts: GoldPost[] }>(e)?.posts;
-  if (!gold) continue;
-  const url = e.url ?? 'http://localhost/';
-  const t0 = performance.now();
-  let posts: Array<{ content: string; author?: string; authorUrl?: string; publishedAtText?: string }> = [];
-  try {
-    const page = createPage({ url, body: readFileSync(e.file) });
-    posts = extractForum(page)?.posts ?? [];
-  } catch (err) {
-    console.error(`${e.id}: ${(err as Error).message}`);
+  const entries = readManifest('forums/webforum52/manifest.jsonl').filter((e) => !only || e.id.includes(only));
+  const rows: (string | number)[][] = [];
+  const sums = { count: 0, text: 0, user: 0, date: 0, f1: 0, ms: 0 };
+  let n = 0;
+  for (const e of entries) {
+    const gold = readExpected<{ posts: GoldPost[] }>(e)?.posts;
+    if (!gold) continue;
+    const url = e.url ?? 'http://localhost/';
+    const t0 = performance.now();
+    let posts: Array<{ content: string; author?: string; authorUrl?: string; publishedAtText?: string }> = [];
+    try {
+      const page = createPage({ url, body: readFileSync(e.file) });
+      posts = extractForum(page)?.posts ?? [];
+    } catch (err) {
+      console.error(`${e.id}: ${(err as Error).message}`);
+    }
+    const ms = performance.now() - t0;
+    const denom = Math.max(posts.length, gold.length);
+    let text = 0;
+    let user = 0;
+    let date = 0;
+    for (let i = 0; i < Math.min(posts.length, gold.length); i++) {
+      const p = posts[i]!;
+      const g = gold[i]!;
+      if (textSimilarity(p.content, g.post_text) >= TEXT_SIMILARITY) text++;
+      if (userMatches(g.user, p.author, p.authorUrl, url)) user++;
+      if (dateMatches(g.datetime, p.publishedAtText)) date++;
+    }
+    const f1 = bagF1(posts.map((p) => p.content).join('\n'), gold.map((g) => g.post_text).join('\n')).f1;
+    const row = {
+      count: posts.length === gold.length ? 1 : 0,
+      text: denom ? text / denom : 1,
+      user: denom ? user / denom : 1,
+      date: denom ? date / denom : 1,
+    };
+    sums.count += row.count;
+    sums.text += row.text;
+    sums.user += row.user;
+    sums.date += row.date;
+    sums.f1 += f1;
+    sums.ms += ms;
+    n++;
+    if (verbose) rows.push([e.id.replace(/^webforum52\//, '').slice(0, 60), `${posts.length}/${gold.length}`, row.text, row.user, row.date, f1, Math.round(ms)]);
   }
-  const ms = performance.now() - t0;
-  const denom = Math.max(posts.length, gold.length);
-  let text = 0;
-  let user = 0;
-  let date = 0;
-  for (let i = 0; i < Math.min(posts.length, gold.length); i++) {
-    const p = posts[i]!;
-    const g = gold[i]!;
-    if (textSimilarity(p.content, g.post_text) >= TEXT_SIMILARITY) text++;
-    if (userMatches(g.user, p.author, p.authorUrl, url)) user++;
-    if (dateMatches(g.datetime, p.publishedAtText)) date++;
+
+  console.log(`forums/webforum52: ${n} pages. Metric: count exact / text (token similarity ≥ ${TEXT_SIMILARITY}) / user / date, averaged over pages.`);
+  console.log('Peers measured elsewhere (Python, not on npm, not run here): Harvest 0.833 / 0.824 / 0.746 / 0.232; GNE content F1 0.34.\n');
+  if (verbose) {
+    printTable(['page', 'posts', 'text', 'user', 'date', 'F1', 'ms'], rows);
+    console.log('');
   }
-  const f1 = bagF1(posts.map((p) => p.content).join('\n'), gold.map((g) => g.post_text).join('\n')).f1;
-  const row = {
-    count: posts.length === gold.length ? 1 : 0,
-    text: denom ? text / denom : 1,
-    user: denom ? user / denom : 1,
-    date: denom ? date / denom : 1,
-  };
-  sums.count += row.count;
-  sums.text += row.text;
-  sums.user += row.user;
-  sums.date += row.date;
-  sums.f1 += f1;
-  sums.ms += ms;
-  n++;
-  if (verbose) rows.push([e.id.replace(/^webforum52\//, '').slice(0, 60), `${posts.length}/${gold.length}`, row.text, row.user, row.date, f1, Math.round(ms)]);
+  printTable(
+    ['system', 'count exact', 'text', 'user', 'date', 'content F1', 'ms/page'],
+    [
+      ['Gleaner forum', sums.count / n, sums.text / n, sums.user / n, sums.date / n, sums.f1 / n, Math.round(sums.ms / n)],
+      ['Harvest (quoted)', 0.833, 0.824, 0.746, 0.232, '-', '-'],
+      ['GNE (quoted)', '-', '-', '-', '-', 0.34, '-'],
+    ],
+  );
 }
 
-console.log(`forums/webforum52: ${n} pages. Metric: count exact / text (token similarity ≥ ${TEXT_SIMILARITY}) / user / date, averaged over pages.`);
-console.log('Peers measured elsewhere (Python, not on npm, not run here): Harvest 0.833 / 0.824 / 0.746 / 0.232; GNE content F1 0.34.\n');
-if (verbose) {
-  printTable(['page', 'posts', 'text', 'user', 'date', 'F1', 'ms'], rows);
-  console.log('');
-}
-printTable(
-  ['system', 'count exact', 'text', 'user', 'date', 'content F1', 'ms/page'],
-  [
-    ['Gleaner forum', sums.count / n, sums.text / n, sums.user / n, sums.date / n, sums.f1 / n, Math.round(sums.ms / n)],
-    ['Harvest (quoted)', 0.833, 0.824, 0.746, 0.232, '-', '-'],
-    ['GNE (quoted)', '-', '-', '-', '-', 0.34, '-'],
-  ],
-);
+// Run only as a script (the similarity function is importable by tools).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -30,6 +30,10 @@ export interface DateAnchor {
   marked: boolean;
   /** Found inside a long run of text (prose), not a label. */
   prose?: boolean;
+  /** A relative form ("3 hours ago"). */
+  relative?: boolean;
+  /** The text just before the date (same segment), for label checks ("Joined: …"). */
+  before?: string;
 }
 
 /** A weak (label-like) date form is accepted only in segments up to this length: longer runs are
@@ -50,6 +54,7 @@ interface ExtraMatch {
   index: number;
   iso?: string;
   weak: boolean;
+  relative?: boolean;
 }
 
 const DAY_MON_YY = /(?<![\p{L}\d])(?:(?:mon|tue|wed|thu|fri|sat|sun)\w*\.?,?\s+)?(\d{1,2})-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/giu;
@@ -95,7 +100,7 @@ function extraDates(text: string, options: DateOptions): ExtraMatch[] {
       const dur: Record<string, number> = { [unitOf(m[2]!)]: Number(m[1]) };
       if (m[3]) dur[unitOf(m[4]!)] = (dur[unitOf(m[4]!)] ?? 0) + Number(m[3]);
       const dt = now.minus(dur);
-      out.push({ text: m[0].trim(), index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: true });
+      out.push({ text: m[0].trim(), index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: true, relative: true });
     }
   }
   return out;
@@ -103,7 +108,7 @@ function extraDates(text: string, options: DateOptions): ExtraMatch[] {
 
 /** Dates in one text: the core's, plus the board forms above where the core found none overlapping. */
 export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
-  const core: ExtraMatch[] = findDates(text, options).map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false }));
+  const core: ExtraMatch[] = findDates(text, options).map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false, relative: d.relative }));
   const extra = extraDates(text, options);
   if (!extra.length) return core;
   const all = [...core];
@@ -169,7 +174,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (inFooter(node)) continue;
     marked.add(node);
     const shown = datesIn(text, options)[0];
-    anchors.push({ index: page.indexOf(node), element: node, text, iso: iso ?? shown?.iso, marked: true });
+    anchors.push({ index: page.indexOf(node), element: node, text, iso: iso ?? shown?.iso, marked: true, relative: shown ? shown.relative : !/\d{4}/.test(text) });
   }
   const markedBlocks = new Set<AnyNode>();
   for (const el of marked) {
@@ -185,7 +190,16 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (markedBlocks.has(seg.element)) continue;
     if (inFooter(seg.element)) continue;
     const d = found[0]!;
-    anchors.push({ index: seg.index, element: seg.element, text: d.text, iso: d.iso, marked: false, ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}) });
+    anchors.push({
+      index: seg.index,
+      element: seg.element,
+      text: d.text,
+      iso: d.iso,
+      marked: false,
+      relative: d.relative,
+      before: seg.text.slice(Math.max(0, d.index - 40), d.index),
+      ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}),
+    });
   }
   return anchors.sort((a, b) => a.index - b.index);
 }

@@ -8,8 +8,13 @@ import type { Page, Segment } from '../../src/page/page.js';
 import { SKIP_TAGS } from '../../src/page/page.js';
 
 /** Sentence punctuation (seed 003 §2.3: commas and full stops mark post text; signatures and
- * buttons rarely have any). Latin and CJK forms. */
-export const CONTENT_PUNCT = /[,.;!?，。；！？…]/g;
+ * buttons rarely have any). CJK marks always count; a Latin mark counts when it follows a letter
+ * or closing quote and ends the word (so `1.599`, `2. Juli 2007`, `2,5m` in user panels do not). */
+export const CONTENT_PUNCT = /(?<=[\p{L})"'’”])[,.;!?…](?=\s|$)|[，。；！？…]/gu;
+
+/** Noise inside a floor (seed 003 §2.3: signatures and buttons rarely carry content). Class/id
+ * words of board templates; quotes are content and never noise. */
+export const NOISE_HINT = /(signature|(^|[\s_-])sig($|[\s_-])|postbit_?sig|button|btn|toolbar|post-?actions|post-?controls|quick-?reply|share-?buttons|reactions?-?bar|likes?-?bar|like-?list)/i;
 
 export interface DomIndex {
   page: Page;
@@ -22,6 +27,8 @@ export interface DomIndex {
   preNonLink: Float64Array;
   prePunct: Float64Array;
   preChars: Float64Array;
+  /** Per segment: inside a noise element (signature, buttons). */
+  noise: Uint8Array;
 }
 
 export function buildIndex(page: Page): DomIndex {
@@ -40,14 +47,41 @@ export function buildIndex(page: Page): DomIndex {
   const preNonLink = new Float64Array(m + 1);
   const prePunct = new Float64Array(m + 1);
   const preChars = new Float64Array(m + 1);
+  const noise = new Uint8Array(m);
+  const memo = new Map<AnyNode, boolean>();
+  const isNoise = (el: AnyNode): boolean => {
+    // Iterative with memo: walk up to the first known ancestor, then fill the chain.
+    const chain: AnyNode[] = [];
+    let n: AnyNode | null = el;
+    let v = false;
+    while (n) {
+      const known = memo.get(n);
+      if (known !== undefined) {
+        v = known;
+        break;
+      }
+      chain.push(n);
+      n = n.parent;
+    }
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const c = chain[k]!;
+      if (!v && c instanceof Element) {
+        const a = `${c.attribs.class ?? ''} ${c.attribs.id ?? ''}`;
+        if (a.length > 1 && NOISE_HINT.test(a) && !/quote/i.test(a)) v = true;
+      }
+      memo.set(c, v);
+    }
+    return v;
+  };
   for (let i = 0; i < m; i++) {
     const s = segments[i]!;
     segStart[i] = s.index;
+    noise[i] = isNoise(s.element) ? 1 : 0;
     preNonLink[i + 1] = preNonLink[i]! + Math.max(0, s.text.length - s.linkChars);
-    prePunct[i + 1] = prePunct[i]! + (s.linkChars < s.text.length / 2 ? punctIn(s.text) : 0);
+    prePunct[i + 1] = prePunct[i]! + (!noise[i] && s.linkChars < s.text.length / 2 ? punctIn(s.text) : 0);
     preChars[i + 1] = preChars[i]! + s.text.length;
   }
-  return { page, end, segments, segStart, preNonLink, prePunct, preChars };
+  return { page, end, segments, segStart, preNonLink, prePunct, preChars, noise };
 }
 
 export function punctIn(text: string): number {

@@ -22,6 +22,7 @@ import {
   punctMarks,
   rangeOf,
   relPath,
+  segSpan,
   segmentsIn,
   stepKey,
 } from './dom.js';
@@ -44,8 +45,6 @@ export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=vie
 const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nickname|authi|\bname\b|\buser\b|userinfo|postprofile|member)/i;
 /** Quoted posts: kept inside their floor, but never the source of the floor's own author or date. */
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
-/** Noise inside a content node (seed 003 §2.3: signatures and buttons). */
-const NOISE_HINT = /(signature|^sig$|(^|[\s_-])sig($|[\s_-])|postbit_?sig|button|btn|toolbar|post-?actions|post-?controls|quick-?reply|share-?buttons|reactions?-?bar|likes-?bar)/i;
 /** Link texts that are actions, not content. */
 const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 2–4. */
@@ -99,6 +98,9 @@ function vote(paths: Array<string | undefined>): string | undefined {
 // Content
 
 /** Deepest element of a floor holding ≥ CONTENT_PUNCT_SHARE of its punctuation. */
+export function contentNodeOfDbg(ix: DomIndex, rec: PostRecord): Element | undefined {
+  return contentNodeOf(ix, rec);
+}
 function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
   const total = punctMarks(ix, rec.range);
   if (total === 0) return undefined;
@@ -118,12 +120,22 @@ function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
   }
 }
 
-/** Choose each floor's content element(s) by position consistency. */
+/** Count of floors a path must be nominated by (as a prefix of its own content node) to be
+ * considered; keeps the candidate set small on long threads. */
+const MIN_NOMINATIONS = 2;
+
+/**
+ * Choose each floor's content element(s) by position consistency. Every floor nominates its own
+ * content node (deepest holder of ≥ CONTENT_PUNCT_SHARE of its punctuation) and that node's
+ * ancestors; a path's coverage is the share of all floors' punctuation that the nodes at that
+ * path hold. The deepest path that still covers CONTENT_PUNCT_SHARE wins, provided it names one
+ * node per floor (a step that matches several siblings, such as every `<p>`, is not a container).
+ * A floor whose punctuation sits in a signature or in one mention then still gets the body node.
+ */
 export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element[] | undefined> {
   const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r) : undefined));
   const ownPaths = own.map((n, i) => (n ? pathIn(records[i]!, n) : undefined));
-  // Support of a path = floors whose own content node lies at or under it.
-  const support = new Map<string, number>();
+  const nominations = new Map<string, number>();
   for (const p of ownPaths) {
     if (p === undefined) continue;
     const colon = p.indexOf(':');
@@ -131,14 +143,33 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
     const steps = p.slice(colon + 1).split('/').filter(Boolean);
     for (let k = 0; k <= steps.length; k++) {
       const q = head + steps.slice(0, k).join('/');
-      support.set(q, (support.get(q) ?? 0) + 1);
+      nominations.set(q, (nominations.get(q) ?? 0) + 1);
     }
   }
   const voters = ownPaths.filter((p) => p !== undefined).length;
+  const totals = records.map((r) => punctMarks(ix, r.range));
+  const grand = totals.reduce((a, b) => a + b, 0);
   let best: string | undefined;
-  for (const [p, s] of support) {
-    if (s < CONTENT_PATH_SUPPORT * voters) continue;
-    if (!best || p.length > best.length) best = p;
+  let bestDepth = -1;
+  for (const [p, c] of nominations) {
+    if (c < Math.min(MIN_NOMINATIONS, voters)) continue;
+    const depth = p.split('/').length + (p.endsWith(':') ? -1 : 0);
+    if (depth <= bestDepth) continue;
+    let covered = 0;
+    let multi = 0;
+    let resolved = 0;
+    records.forEach((rec, i) => {
+      if (!totals[i]) return;
+      const found = resolvePath(rec, p);
+      if (!found.length) return;
+      resolved++;
+      if (found.length > 1) multi++;
+      for (const f of found) covered += punctMarks(ix, rangeOf(ix, f));
+    });
+    if (grand && covered < CONTENT_PUNCT_SHARE * grand) continue;
+    if (multi > (1 - CONTENT_PUNCT_SHARE) * resolved) continue;
+    best = p;
+    bestDepth = depth;
   }
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
@@ -147,24 +178,23 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
       if (found.length > 1) {
         // Several siblings match the step: the one holding the floor's own content node, else all.
         const mine = own[i];
-        const holder = mine && found.find((f) => rangeOf(ix, f).start <= ix.page.indexOf(mine) && ix.page.indexOf(mine) <= rangeOf(ix, f).end);
+        const at = mine ? ix.page.indexOf(mine) : -1;
+        const holder = found.find((f) => rangeOf(ix, f).start <= at && at <= rangeOf(ix, f).end);
         return holder ? [holder] : found;
       }
     }
-    return own[i] ? [own[i]!] : undefined;
+    return own[i] ? [own[i]!] : rec.roots.length ? [...rec.roots] : undefined;
   });
-}
-
-function isNoise(el: AnyNode, root: AnyNode): boolean {
-  return hasAncestor(el, root.parent, (e) => NOISE_HINT.test(attrText(e)) && !QUOTE_HINT.test(attrText(e)));
 }
 
 /** Plain text of content elements: paragraphs joined by "\n", noise removed. */
 export function contentText(ix: DomIndex, els: Element[]): string {
   const lines: string[] = [];
   for (const el of els) {
-    for (const seg of segmentsIn(ix, rangeOf(ix, el))) {
-      if (isNoise(seg.element, el)) continue;
+    const [a, b] = segSpan(ix, rangeOf(ix, el));
+    for (let k = a; k < b; k++) {
+      const seg = ix.segments[k]!;
+      if (ix.noise[k]) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       lines.push(seg.text);
     }
@@ -187,31 +217,66 @@ export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | 
 // ---------------------------------------------------------------------------------------------
 // Dates
 
+/** A date after one of these labels is a member's join date or last visit, not the post time. */
+const JOIN_LABEL = /(joined|registered|member since|registriert|mitglied seit|dabei seit|inscrit|inscription|membre depuis|registrado|miembro desde|iscritto|注册|註冊|加入|最后登录|上次登录|last (visit|seen|active)|zuletzt|birthday|geburtstag)\s*:?\s*$/i;
+/** Weights of the date path vote: how many floors show a date there (coverage), whether those
+ * dates never go back in time down the page (posts are in time order; join dates are not), and a
+ * small preference for absolute dates over a relative twin ("1 month ago" beside "20 April 2020"). */
+const DATE_MONOTONIC_WEIGHT = 0.5;
+const DATE_ABSOLUTE_WEIGHT = 0.1;
+
 export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
   const starts = anchors.map((a) => a.index);
+  const segStart = ix.segStart;
+  const labelled = (x: DateAnchor): boolean => {
+    let before = x.before ?? '';
+    if (!before.trim()) {
+      const k = lowerBound(segStart, x.index) - 1;
+      if (k >= 0) before = ix.segments[k]!.text.slice(-40);
+    }
+    return JOIN_LABEL.test(before);
+  };
   const perRecord = records.map((rec, i) => {
     const a = lowerBound(starts, rec.range.start);
     const b = lowerBound(starts, rec.range.end + 1);
     const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
-    return anchors.slice(a, b).filter((x) => !x.prose && !ranges.some((r) => r.start <= x.index && x.index <= r.end) && !inQuote(x.element, rec.roots[0]?.parent ?? null));
+    return anchors
+      .slice(a, b)
+      .filter((x) => !x.prose && !ranges.some((r) => r.start <= x.index && x.index <= r.end) && !inQuote(x.element, rec.roots[0]?.parent ?? null) && !labelled(x));
   });
-  const first = perRecord.map((xs, i) => (xs[0] ? pathIn(records[i]!, xs[0].element) : undefined));
-  // Vote over every anchor path (a floor counts each path once).
-  const all: string[] = [];
+  // Per path: the floors' anchors there (first one per floor).
+  const byPath = new Map<string, Array<DateAnchor | undefined>>();
   perRecord.forEach((xs, i) => {
-    const seen = new Set<string>();
     for (const x of xs) {
       const p = pathIn(records[i]!, x.element);
-      if (p && !seen.has(p)) {
-        seen.add(p);
-        all.push(p);
-      }
+      if (!p) continue;
+      let arr = byPath.get(p);
+      if (!arr) byPath.set(p, (arr = new Array(records.length).fill(undefined)));
+      if (!arr[i]) arr[i] = x;
     }
   });
-  const best = vote(all) ?? vote(first);
+  let best: string | undefined;
+  let bestScore = -Infinity;
+  for (const [p, arr] of byPath) {
+    const present = arr.filter((x): x is DateAnchor => !!x);
+    const coverage = present.length / records.length;
+    let ordered = 0;
+    let pairs = 0;
+    for (let k = 1; k < present.length; k++) {
+      const a = present[k - 1]!.iso;
+      const b = present[k]!.iso;
+      if (!a || !b) continue;
+      pairs++;
+      if (Date.parse(b) >= Date.parse(a)) ordered++;
+    }
+    const monotonic = pairs ? ordered / pairs : 1;
+    const absolute = present.filter((x) => !x.relative).length / Math.max(1, present.length);
+    const score = coverage + DATE_MONOTONIC_WEIGHT * monotonic + DATE_ABSOLUTE_WEIGHT * absolute;
+    if (score > bestScore) [best, bestScore] = [p, score];
+  }
   return perRecord.map((xs, i) => {
     if (best) {
-      const hit = xs.find((x) => pathIn(records[i]!, x.element) === best);
+      const hit = byPath.get(best)![i];
       if (hit) return hit;
     }
     if (xs[0]) return xs[0];
@@ -249,14 +314,15 @@ function authorCandidates(ix: DomIndex, rec: PostRecord, content: Element[] | un
     const n = page.nodes[i];
     if (!(n instanceof Element)) continue;
     if (contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
-    const isProfileLink = n.name === 'a' && !!n.attribs.href && PROFILE_HREF.test(n.attribs.href);
+    const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
+    const isProfileLink = !!href && PROFILE_HREF.test(new URL(href).pathname + new URL(href).search);
     const hinted = !isProfileLink && AUTHOR_HINT.test(attrText(n));
     if (!isProfileLink && !hinted) continue;
     const name = collapse(textOf(n));
     if (!name || name.length > MAX_AUTHOR_LENGTH) continue;
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
-    if (isProfileLink) url = page.resolve(n.attribs.href);
+    if (isProfileLink) url = href;
     else {
       // A hinted holder may wrap the profile link.
       const link = findProfileLink(n);
@@ -271,7 +337,7 @@ function findProfileLink(el: Element): Element | undefined {
   const stack: Element[] = [el];
   while (stack.length) {
     const e = stack.pop()!;
-    if (e.name === 'a' && e.attribs.href && PROFILE_HREF.test(e.attribs.href)) return e;
+    if (e.name === 'a' && e.attribs.href && PROFILE_HREF.test(e.attribs.href.replace(/^[./]*/, '/'))) return e;
     for (const c of elementChildren(e)) stack.push(c);
   }
   return undefined;
