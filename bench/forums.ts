@@ -76,12 +76,14 @@ function resolveLoose(u: string, base: string): string | undefined {
   }
 }
 
-function userMatches(gold: string | undefined, name: string | undefined, url: string | undefined, pageUrl: string): boolean {
+/** `base` = the page's base URL (`<base href>` when present, else the page URL): gold profile
+ * links are written as in the page, so they resolve the way the browser resolves them. */
+function userMatches(gold: string | undefined, name: string | undefined, url: string | undefined, base: string): boolean {
   if (!gold) return false;
   if (name && ws(name) === ws(gold)) return true;
   if (url) {
-    const g = resolveLoose(gold, pageUrl);
-    const o = resolveLoose(url, pageUrl);
+    const g = resolveLoose(gold, base);
+    const o = resolveLoose(url, base);
     if (g && o && g === o) return true;
   }
   return false;
@@ -110,8 +112,10 @@ function main(): void {
     const url = e.url ?? 'http://localhost/';
     const t0 = performance.now();
     let posts: Array<{ content: string; author?: string; authorUrl?: string; publishedAtText?: string }> = [];
+    let base = url;
     try {
       const page = createPage({ url, body: readFileSync(e.file) });
+      base = page.baseUrl;
       posts = extractForum(page)?.posts ?? [];
     } catch (err) {
       console.error(`${e.id}: ${(err as Error).message}`);
@@ -125,7 +129,7 @@ function main(): void {
       const p = posts[i]!;
       const g = gold[i]!;
       if (textSimilarity(p.content, g.post_text) >= TEXT_SIMILARITY) text++;
-      if (userMatches(g.user, p.author, p.authorUrl, url)) user++;
+      if (userMatches(g.user, p.author, p.authorUrl, base)) user++;
       if (dateMatches(g.datetime, p.publishedAtText)) date++;
     }
     const f1 = bagF1(posts.map((p) => p.content).join('\n'), gold.map((g) => g.post_text).join('\n')).f1;

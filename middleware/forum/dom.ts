@@ -31,7 +31,11 @@ export interface DomIndex {
   noise: Uint8Array;
 }
 
-export function buildIndex(page: Page): DomIndex {
+/**
+ * @param labelStarts DFS indices of segments that are date labels (short dated lines such as
+ * "Ingo78, 10. April 2020"): their commas are metadata, not sentence punctuation.
+ */
+export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Set()): DomIndex {
   const n = page.nodes.length;
   const end = new Int32Array(n);
   for (let i = 0; i < n; i++) end[i] = i;
@@ -78,7 +82,8 @@ export function buildIndex(page: Page): DomIndex {
     segStart[i] = s.index;
     noise[i] = isNoise(s.element) ? 1 : 0;
     preNonLink[i + 1] = preNonLink[i]! + Math.max(0, s.text.length - s.linkChars);
-    prePunct[i + 1] = prePunct[i]! + (!noise[i] && s.linkChars < s.text.length / 2 ? punctIn(s.text) : 0);
+    const counts = !noise[i] && s.linkChars < s.text.length / 2 && !labelStarts.has(s.index);
+    prePunct[i + 1] = prePunct[i]! + (counts ? punctIn(s.text) : 0);
     preChars[i + 1] = preChars[i]! + s.text.length;
   }
   return { page, end, segments, segStart, preNonLink, prePunct, preChars, noise };

@@ -218,7 +218,7 @@ export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | 
 // Dates
 
 /** A date after one of these labels is a member's join date or last visit, not the post time. */
-const JOIN_LABEL = /(joined|registered|member since|registriert|mitglied seit|dabei seit|inscrit|inscription|membre depuis|registrado|miembro desde|iscritto|注册|註冊|加入|最后登录|上次登录|last (visit|seen|active)|zuletzt|birthday|geburtstag)\s*:?\s*$/i;
+const JOIN_LABEL = /(joined|registered|member since|registriert|mitglied seit|dabei seit|inscrit|inscription|membre depuis|registrado|miembro desde|iscritto|注册|註冊|加入|最后登录|上次登录|last (visit|seen|active)|zuletzt|birthday|geburtstag)[^\d]{0,20}$/i;
 /** Weights of the date path vote: how many floors show a date there (coverage), whether those
  * dates never go back in time down the page (posts are in time order; join dates are not), and a
  * small preference for absolute dates over a relative twin ("1 month ago" beside "20 April 2020"). */

@@ -64,8 +64,8 @@ export function extractForum(page: Page, options: ForumOptions = {}): ForumResul
 export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
   const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
-  const ix = buildIndex(page);
   const anchors = findAnchors(page, dateOptions);
+  const ix = buildIndex(page, new Set(anchors.filter((a) => !a.prose && !a.marked).map((a) => a.index)));
   const records = findRecords(ix, anchors);
   if (!records.length) return null;
 
