@@ -1,37 +1,84 @@
 /**
- * Page-type classifier (list / detail / forum / other). PLACEHOLDER until issue 5 lands: a crude
- * link-share rule so the chain runs end to end; the SVM replaces it.
+ * Page-type classifier (ALGORITHMS §7): detail / list / forum / other, from page features
+ * (`features.ts`) and an SVM trained by `gleaner train-classifier` (`train.ts`), shipped as
+ * `model.json` and evaluated synchronously in TypeScript (`svm.ts`).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
+import { NotConfigured } from '../../src/middleware/types.js';
 import type { PageLabel, PageTypeResult } from '../../src/item.js';
+import { pageFeatures, FEATURES } from './features.js';
+import { predict, type SvmModelJson } from './svm.js';
 
-export function classifyPage(page: Page): PageTypeResult {
-  let all = 0;
-  let link = 0;
-  for (const s of page.segments) {
-    all += s.text.length;
-    link += s.linkChars;
-  }
-  const share = all ? link / all : 1;
-  const label: PageLabel = all < 50 ? 'other' : share > 0.5 ? 'list' : 'detail';
-  return { label, probabilities: { [label]: 1 } };
-}
+export { pageFeatures, FEATURES, GERAPY_FEATURES } from './features.js';
+export type { SvmModelJson } from './svm.js';
 
 export const LABELS: PageLabel[] = ['detail', 'list', 'forum', 'other'];
 
-/** Types pages that no follow rule labelled. */
-export const pageTypeMiddleware: MiddlewareFactory = () => ({
-  name: 'page-type',
-  priority: 100,
-  process(ctx) {
-    const known = ctx.request.label && (LABELS as string[]).includes(ctx.request.label) ? (ctx.request.label as PageLabel) : undefined;
-    if (known) {
-      ctx.label = known;
-      return;
-    }
-    const result = classifyPage(ctx.page);
-    ctx.label = result.label as PageLabel;
-    ctx.item.pageType = result;
-  },
-});
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The model shipped with Gleaner (retrain with `gleaner train-classifier`). */
+export const MODEL_PATH = path.join(here, 'model.json');
+
+const models = new Map<string, SvmModelJson>();
+
+/** Read and check a model file (cached per path). */
+export function loadModel(file: string = MODEL_PATH): SvmModelJson {
+  const hit = models.get(file);
+  if (hit) return hit;
+  if (!existsSync(file)) throw new Error(`page-type model not found: ${file} (train one with: gleaner train-classifier --out ${file})`);
+  const model = JSON.parse(readFileSync(file, 'utf8')) as SvmModelJson;
+  if (model.format !== 'gleaner-svm/1') throw new Error(`${file} is not a Gleaner SVM model (format ${String(model.format)})`);
+  const expected = FEATURES.join(',');
+  if (model.features.join(',') !== expected) {
+    throw new Error(`${file} was trained on other features than this version computes; retrain it with gleaner train-classifier --out ${file}`);
+  }
+  models.set(file, model);
+  return model;
+}
+
+export interface ClassifyOptions {
+  /** A model object or file (default: the shipped model). */
+  model?: SvmModelJson | string;
+}
+
+/** Page type with class probabilities (summing to 1). */
+export function classifyPage(page: Page, options: ClassifyOptions = {}): PageTypeResult {
+  const model = typeof options.model === 'object' ? options.model : loadModel(options.model);
+  const { values } = pageFeatures(page);
+  const r = predict(model, values);
+  const probabilities: Record<string, number> = {};
+  for (const l of LABELS) probabilities[l] = Number((r.probabilities[l] ?? 0).toFixed(4));
+  return { label: r.label, probabilities };
+}
+
+export interface PageTypeOptions {
+  /** Model file (default: the shipped model). */
+  model?: string;
+}
+
+/** Types pages that no follow rule labelled: sets `ctx.label` and `ctx.item.pageType`. */
+export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options = {}) => {
+  let model: SvmModelJson;
+  try {
+    model = loadModel(options.model);
+  } catch (e) {
+    throw new NotConfigured((e as Error).message);
+  }
+  return {
+    name: 'page-type',
+    priority: 100,
+    process(ctx) {
+      const known = ctx.request.label && (LABELS as string[]).includes(ctx.request.label) ? (ctx.request.label as PageLabel) : undefined;
+      if (known) {
+        ctx.label = known;
+        return;
+      }
+      const result = classifyPage(ctx.page, { model });
+      ctx.label = result.label as PageLabel;
+      ctx.item.pageType = result;
+    },
+  };
+};

@@ -1,0 +1,314 @@
+/**
+ * Page-type features (ALGORITHMS §7). Two sets:
+ *
+ * - `GERAPY_FEATURES`: Gerapy's recipe (GerapyAutoExtractor's classifier): link and total
+ *   characters and their logs, link-character ratio, `<p>` and `<a>` counts, punctuation count
+ *   and density, number of list clusters, text density of the page and its maximum over nodes,
+ *   most `<p>` children of a node, publish-time meta, `<title>` vs h1/meta-title similarity.
+ *   Kept for the benchmark's baseline.
+ * - `FEATURES`: those plus what separates forum threads and lists better: repeated post blocks
+ *   (long-text siblings carrying a date and a user link), the main link cluster's size, coverage
+ *   and date share, the longest text block's share, sentence-like paragraphs, dated segments,
+ *   forum vocabulary, structured-data types and the URL's shape.
+ *
+ * Everything is read from one pass over `page.nodes` (via `domIndex`), the segments and the
+ * link clusters that the list extractor computes anyway.
+ */
+import { Element } from 'domhandler';
+import type { Page } from '../../src/page/page.js';
+import { punctCount } from '../../src/text/text.js';
+import { domIndex, subtreeText } from '../list/dom.js';
+import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
+
+export const GERAPY_FEATURES = [
+  'linkChars', 'logLinkChars', 'chars', 'logChars', 'linkCharRatio', 'pCount', 'aCount', 'punct', 'punctDensity',
+  'clusterCount', 'textDensity', 'maxTextDensity', 'maxPChildren', 'publishMeta', 'titleSimilarity',
+] as const;
+
+export const EXTRA_FEATURES = [
+  // list signals
+  'logAnchors', 'titleAnchorShare', 'bestClusterSize', 'bestClusterScore', 'bestClusterLinkShare', 'bestClusterCharShare',
+  'bestClusterDated', 'bestClusterChrome', 'clusterEntryShare',
+  // detail signals
+  'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
+  'h1Count', 'articleTags', 'ogArticle', 'ldArticle',
+  // forum signals
+  'postBlocks', 'postBlockShare', 'postBlockDated', 'postBlockMeanChars', 'forumWords', 'ldForum', 'datedSegments',
+  'datedSegmentShare', 'quoteBlocks',
+  // URL shape
+  'urlKnown', 'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
+  'urlDate', 'urlSlugWords', 'urlRoot', 'urlTrailingSlash',
+] as const;
+
+export const FEATURES = [...GERAPY_FEATURES, ...EXTRA_FEATURES] as const;
+export type FeatureName = (typeof FEATURES)[number];
+
+/** Sibling groups smaller than this are not repeated post blocks (a thread page with one post
+ * has no repetition to see; its other signals still count). */
+const MIN_POST_BLOCKS = 2;
+/** Non-link characters a post block needs on average: a forum post is a paragraph or more, a
+ * list teaser a title and a line (measured on webforum52 vs lists: posts median > 150). */
+const POST_MIN_CHARS = 60;
+/** Segment width that counts as sentence-like prose (with ≥ 2 punctuation marks). */
+const SENTENCE_WIDTH = 80;
+/** Forum chrome words, in short segments ("Reply", "Quote", "Posts: 123", "Joined" …). A list
+ * of common board-software labels in the languages we see, not of sites. */
+const FORUM_WORDS =
+  /^(?:reply|replies|quote|posts?:?|joined:?|registered:?|member|members|moderator|administrator|thread|topic|report|permalink|re:|回复|回帖|引用|发表于|發表於|楼主|樓主|沙发|板凳|帖子|主题|注册时间|积分|積分|精华|只看该作者|返回列表|beiträge:?|registriert:?|mitglied|zitieren|antworten|antwort|messages:?|inscrit|citer|répondre|respuesta|responder|citar|mensajes:?|registrado|risposta|rispondi|citazione|messaggi|ответить|цитата|сообщений|返信|引用する|投稿)\b/i;
+const PUBLISH_META = ['article:published_time', 'og:published_time', 'publishdate', 'pubdate', 'publish_date', 'date', 'dc.date', 'dc.date.issued', 'datepublished', 'article:modified_time', 'sailthru.date', 'parsely-pub-date'];
+const LD_ARTICLE = /^(?:newsarticle|article|blogposting|reportagenewsarticle|scholarlyarticle|techarticle|analysisnewsarticle|opinionnewsarticle|liveblogposting)$/i;
+const LD_FORUM = /^(?:discussionforumposting|qapage|question|socialmediaposting)$/i;
+const URL_FORUM = /(?:^|[/_.?&=-])(?:thread|threads|topic|topics|viewtopic|showthread|forum|forums|board|boards|bbs|discussion|discussions|community|t|tid|showtopic|viewthread)(?:$|[/_.?&=-]|\d)/i;
+const URL_LIST = /(?:^|[/_.?&=-])(?:list|lists|index|category|categories|cat|tag|tags|archive|archives|search|page|paged|news|blog|section|channel|column|topics)(?:$|[/_.?&=-]|\d)/i;
+const URL_PAGE_PARAM = /[?&](?:page|p|pg|paged|pn|start|offset|pagenum|pageno)=\d|\/page\/\d|[_-]\d{1,3}\.html?$/i;
+
+function log1p(x: number): number {
+  return Math.log(1 + x);
+}
+
+/** Character-bigram Dice similarity (a real similarity: Gerapy's set "union" is an intersection). */
+export function bigramSimilarity(a: string, b: string): number {
+  const grams = (s: string) => {
+    const t = s.toLowerCase().replace(/\s+/g, ' ').trim();
+    const m = new Map<string, number>();
+    for (let i = 0; i + 1 < t.length; i++) {
+      const g = t.slice(i, i + 2);
+      m.set(g, (m.get(g) ?? 0) + 1);
+    }
+    return m;
+  };
+  const ga = grams(a);
+  const gb = grams(b);
+  let inter = 0;
+  let na = 0;
+  let nb = 0;
+  for (const v of ga.values()) na += v;
+  for (const v of gb.values()) nb += v;
+  for (const [g, v] of ga) inter += Math.min(v, gb.get(g) ?? 0);
+  return na + nb ? (2 * inter) / (na + nb) : 0;
+}
+
+/** URL features; `known` is false for file paths and placeholder hosts (no dot: localhost). */
+function urlFeatures(url: string): number[] {
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
+  }
+  if (!u || !/^https?:$/.test(u.protocol) || !u.hostname.includes('.')) return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const segs = u.pathname.split('/').filter(Boolean);
+  const last = segs[segs.length - 1] ?? '';
+  const full = u.pathname + u.search;
+  const slugWords = last.replace(/\.[a-z]{2,5}$/i, '').split(/[-_]/).filter((w) => /[a-z]{2,}/i.test(w)).length;
+  return [
+    1,
+    Math.min(segs.length, 8),
+    /\d{4,}/.test(full) ? 1 : 0,
+    /\.s?html?$/i.test(u.pathname) ? 1 : 0,
+    u.search.length > 1 ? 1 : 0,
+    URL_PAGE_PARAM.test(full) ? 1 : 0,
+    URL_FORUM.test(full) ? 1 : 0,
+    URL_LIST.test(full) ? 1 : 0,
+    /\/(?:19|20)\d\d\/(?:0?[1-9]|1[0-2])(?:\/|$)|(?:19|20)\d\d-?[01]\d-?[0-3]\d/.test(u.pathname) ? 1 : 0,
+    Math.min(slugWords, 15),
+    segs.length === 0 && u.search.length <= 1 ? 1 : 0,
+    u.pathname.length > 1 && u.pathname.endsWith('/') ? 1 : 0,
+  ];
+}
+
+function jsonLdTypes(page: Page): string[] {
+  const out: string[] = [];
+  try {
+    for (const o of page.jsonLd()) {
+      const t = o['@type'];
+      if (typeof t === 'string') out.push(t);
+      else if (Array.isArray(t)) for (const x of t) if (typeof x === 'string') out.push(x);
+    }
+  } catch {
+    /* unreadable JSON-LD: no types */
+  }
+  return out;
+}
+
+export interface PageFeatures {
+  /** All features, in `FEATURES` order. */
+  values: number[];
+  /** Gerapy's subset, in `GERAPY_FEATURES` order. */
+  gerapy: number[];
+}
+
+export function pageFeatures(page: Page): PageFeatures {
+  const dom = domIndex(page);
+  const nodes = page.nodes;
+  const bodyIdx = page.body === page.document ? -1 : page.indexOf(page.body as Element);
+  const totalChars = bodyIdx >= 0 ? dom.chars[bodyIdx]! : dom.chars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);
+  const totalLink = bodyIdx >= 0 ? dom.linkChars[bodyIdx]! : dom.linkChars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);
+
+  // One pass over the elements: tag counts, densities, <p> children, h1 text.
+  let pCount = 0;
+  let h1Count = 0;
+  let articleTags = 0;
+  let quoteBlocks = 0;
+  let maxPChildren = 0;
+  let maxTextDensity = 0;
+  let h1Text = '';
+  const pChildren = new Map<number, number>();
+  for (let i = 0; i < dom.size; i++) {
+    const n = nodes[i];
+    if (!(n instanceof Element)) continue;
+    const name = n.name;
+    if (name === 'p') {
+      pCount++;
+      const p = dom.parent[i]!;
+      const c = (pChildren.get(p) ?? 0) + 1;
+      pChildren.set(p, c);
+      if (c > maxPChildren) maxPChildren = c;
+    } else if (name === 'h1') {
+      h1Count++;
+      if (!h1Text) h1Text = subtreeText(dom, i);
+    } else if (name === 'article') articleTags++;
+    else if (name === 'blockquote') quoteBlocks++;
+    // Gerapy's text density: non-link text per non-link tag, over nodes with some text.
+    const tags = dom.elementCount[i]! - dom.anchorCount[i]!;
+    if (dom.chars[i]! >= 20 && tags > 0) {
+      const d = (dom.chars[i]! - dom.linkChars[i]!) / tags;
+      if (d > maxTextDensity) maxTextDensity = d;
+    }
+  }
+  const aCount = dom.anchors.length;
+  const bodyTags = bodyIdx >= 0 ? dom.elementCount[bodyIdx]! - dom.anchorCount[bodyIdx]! : dom.size;
+  const textDensity = bodyTags > 0 ? (totalChars - totalLink) / bodyTags : 0;
+
+  // Segments: punctuation, longest blocks, sentence-like prose, dates, forum words.
+  let punct = 0;
+  let longest = 0;
+  const widths: number[] = [];
+  let sentenceSegments = 0;
+  let sentenceChars = 0;
+  let datedSegments = 0;
+  let forumWords = 0;
+  let longestSeg = -1;
+  for (let s = 0; s < page.segments.length; s++) {
+    const seg = page.segments[s]!;
+    const text = seg.text;
+    const pc = punctCount(text);
+    punct += pc;
+    const w = textWidth(text);
+    widths.push(w - seg.linkChars);
+    if (w - seg.linkChars > longest) {
+      longest = w - seg.linkChars;
+      longestSeg = s;
+    }
+    if (w >= SENTENCE_WIDTH && pc >= 2 && seg.linkChars < text.length / 2) {
+      sentenceSegments++;
+      sentenceChars += text.length;
+    }
+    if (text.length <= 80 && DATE_LIKE.test(text)) datedSegments++;
+    if (text.length <= 40 && FORUM_WORDS.test(text)) forumWords++;
+  }
+  widths.sort((a, b) => b - a);
+  const totalWidth = widths.reduce((s, v) => s + Math.max(0, v), 0) || 1;
+  const top3 = (widths[0] ?? 0) + (widths[1] ?? 0) + (widths[2] ?? 0);
+
+  // Link density of the main block: the block element around the longest segment's parent.
+  let mainLinkDensity = 1;
+  if (longestSeg >= 0) {
+    const el = page.segments[longestSeg]!.element;
+    let k = page.indexOf(el);
+    // climb to a container of a few paragraphs (at least 3× the longest segment's text)
+    while (k >= 0 && dom.parent[k]! >= 0 && dom.chars[k]! < 3 * longest && dom.parent[k] !== bodyIdx) k = dom.parent[k]!;
+    if (k >= 0 && dom.chars[k]! > 0) mainLinkDensity = dom.linkChars[k]! / dom.chars[k]!;
+  }
+
+  // Link clusters (lists).
+  const clusters = findLinkClusters(page);
+  const best = clusters[0];
+  let titleAnchors = 0;
+  const seenTitle = new Set<number>();
+  for (const c of clusters) for (const e of c.entries) if (!seenTitle.has(e.anchor) && textWidth(e.title) >= 20) seenTitle.add(e.anchor);
+  titleAnchors = seenTitle.size;
+  let bestLinkChars = 0;
+  if (best) for (const e of best.entries) bestLinkChars += e.title.replace(/\s+/g, '').length;
+  const goodClusters = clusters.filter((c) => c.score >= 1);
+  const clusterEntries = goodClusters.reduce((s, c) => s + c.entries.length, 0);
+
+  // Repeated post blocks: sibling elements of one tag+class signature, each with a long non-link
+  // text; the share carrying a date and a link (the poster) is the forum signal.
+  let postBlocks = 0;
+  let postChars = 0;
+  let postDated = 0;
+  let postMean = 0;
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < dom.size; i++) {
+    const n = nodes[i];
+    if (!(n instanceof Element) || dom.chars[i]! - dom.linkChars[i]! < POST_MIN_CHARS) continue;
+    const p = dom.parent[i]!;
+    if (p < 0) continue;
+    const key = `${p}|${n.name}|${(n.attribs.class ?? '').replace(/\d+/g, '').trim().split(/\s+/)[0] ?? ''}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(i);
+  }
+  for (const g of groups.values()) {
+    if (g.length < MIN_POST_BLOCKS) continue;
+    let dated = 0;
+    let chars = 0;
+    for (const i of g) {
+      chars += dom.chars[i]! - dom.linkChars[i]!;
+      if (dom.anchorCount[i]! > 0 && DATE_LIKE.test(subtreeText(dom, i).slice(0, 2000))) dated++;
+    }
+    // the group with the most dated blocks, ties by text
+    if (dated > postDated || (dated === postDated && chars > postChars)) {
+      postDated = dated;
+      postBlocks = g.length;
+      postChars = chars;
+      postMean = chars / g.length;
+    }
+  }
+
+  // Metadata.
+  let publishMeta = 0;
+  for (const k of PUBLISH_META) if (page.meta.has(k)) publishMeta = 1;
+  const ogType = (page.meta.get('og:type') ?? '').toLowerCase();
+  const ld = jsonLdTypes(page);
+  const metaTitle = page.meta.get('og:title') ?? page.meta.get('twitter:title') ?? '';
+  const titleSimilarity = Math.max(page.title && h1Text ? bigramSimilarity(page.title, h1Text) : 0, page.title && metaTitle ? bigramSimilarity(page.title, metaTitle) * 0.999 : 0);
+
+  const gerapy = [
+    totalLink, log1p(totalLink), totalChars, log1p(totalChars), totalChars ? totalLink / totalChars : 0, pCount, aCount, punct,
+    totalChars ? punct / totalChars : 0, clusters.length, textDensity, maxTextDensity, maxPChildren, publishMeta, titleSimilarity,
+  ];
+  const extra = [
+    log1p(aCount),
+    aCount ? titleAnchors / aCount : 0,
+    log1p(best?.entries.length ?? 0),
+    best?.score ?? 0,
+    totalLink ? bestLinkChars / totalLink : 0,
+    totalChars && best ? best.chars / totalChars : 0,
+    best?.datedShare ?? 0,
+    best?.chromeFactor ?? 0,
+    aCount ? clusterEntries / aCount : 0,
+    log1p(longest),
+    longest / totalWidth,
+    top3 / totalWidth,
+    log1p(sentenceSegments),
+    totalChars ? Math.min(1, sentenceChars / totalChars) : 0,
+    mainLinkDensity,
+    Math.min(h1Count, 5),
+    log1p(articleTags),
+    ogType === 'article' ? 1 : 0,
+    ld.some((t) => LD_ARTICLE.test(t)) ? 1 : 0,
+    log1p(postBlocks),
+    totalChars ? Math.min(1, postChars / totalChars) : 0,
+    postBlocks ? postDated / postBlocks : 0,
+    log1p(postMean),
+    log1p(forumWords),
+    ld.some((t) => LD_FORUM.test(t)) ? 1 : 0,
+    log1p(datedSegments),
+    page.segments.length ? datedSegments / page.segments.length : 0,
+    log1p(quoteBlocks),
+    ...urlFeatures(page.url),
+  ];
+  return { values: [...gerapy, ...extra], gerapy };
+}
