@@ -9,8 +9,9 @@ import { SKIP_TAGS } from '../../src/page/page.js';
 
 /** Sentence punctuation (seed 003 §2.3: commas and full stops mark post text; signatures and
  * buttons rarely have any). CJK marks always count; a Latin mark counts when it follows a letter
- * or closing quote and ends the word (so `1.599`, `2. Juli 2007`, `2,5m` in user panels do not). */
-export const CONTENT_PUNCT = /(?<=[\p{L})"'’”])[,.;!?…](?=\s|$)|[，。；！？…]/gu;
+ * or closing quote (French puts a space before `!`) and ends the word (so `1.599`, `2. Juli 2007`,
+ * `2,5m` in user panels do not); a run (`..`, `?!`) is one mark. */
+export const CONTENT_PUNCT = /(?<=[\p{L})"'’”]\s?)[,.;!?…]+(?=[\s"'’”)]|$)|[，。；！？…]/gu;
 
 /** Noise inside a floor (seed 003 §2.3: signatures and buttons rarely carry content). Class/id
  * words of board templates; quotes are content and never noise. */

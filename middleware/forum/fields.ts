@@ -120,6 +120,11 @@ function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
   }
 }
 
+/** Descending from a floor's root to its content path, a step must keep at least this share of the
+ * punctuation covered so far. 0.6: a user panel with an equipment list or a long signature may hold
+ * up to 40 % of a floor's punctuation and is still left behind; a quote holding most of one floor
+ * is not a majority over all floors, so the walk does not enter it. */
+export const CONTENT_DESCEND_KEEP = 0.6;
 /** Count of floors a path must be nominated by (as a prefix of its own content node) to be
  * considered; keeps the candidate set small on long threads. */
 const MIN_NOMINATIONS = 2;
@@ -148,43 +153,73 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
   }
   const voters = ownPaths.filter((p) => p !== undefined).length;
   const totals = records.map((r) => punctMarks(ix, r.range));
-  const grand = totals.reduce((a, b) => a + b, 0);
-  let best: string | undefined;
-  let bestDepth = -1;
+  const grand = totals.reduce((a, b) => a + b, 0) || 1;
+  // Coverage of every nominated path. Where a step matches several siblings (two `div.inbox`),
+  // the floor's node at that path is the match holding the most punctuation.
+  const cov = new Map<string, number>();
   for (const [p, c] of nominations) {
     if (c < Math.min(MIN_NOMINATIONS, voters)) continue;
-    const depth = p.split('/').length + (p.endsWith(':') ? -1 : 0);
-    if (depth <= bestDepth) continue;
     let covered = 0;
-    let multi = 0;
-    let resolved = 0;
     records.forEach((rec, i) => {
       if (!totals[i]) return;
-      const found = resolvePath(rec, p);
-      if (!found.length) return;
-      resolved++;
-      if (found.length > 1) multi++;
-      for (const f of found) covered += punctMarks(ix, rangeOf(ix, f));
+      const f = bestMatch(ix, resolvePath(rec, p));
+      if (f) covered += punctMarks(ix, rangeOf(ix, f));
     });
-    if (grand && covered < CONTENT_PUNCT_SHARE * grand) continue;
-    if (multi > (1 - CONTENT_PUNCT_SHARE) * resolved) continue;
-    best = p;
-    bestDepth = depth;
+    cov.set(p, covered / grand);
+  }
+  // Walk down from the floor root: step to the child path with the most coverage while it keeps
+  // CONTENT_DESCEND_KEEP of the current coverage (a user panel or a footer is left behind; a
+  // quote that holds a minority of the floors' text is not descended into).
+  const parentOf = (p: string): string => {
+    const colon = p.indexOf(':');
+    const rest = p.slice(colon + 1);
+    if (!rest) return '';
+    const cut = rest.lastIndexOf('/');
+    return p.slice(0, colon + 1) + (cut < 0 ? '' : rest.slice(0, cut));
+  };
+  const children = new Map<string, string[]>();
+  for (const p of cov.keys()) {
+    const q = parentOf(p);
+    let arr = children.get(q);
+    if (!arr) children.set(q, (arr = []));
+    arr.push(p);
+  }
+  let best: string | undefined;
+  let current = '';
+  let currentCov = 1;
+  for (;;) {
+    const kids = children.get(current) ?? [];
+    let next: string | undefined;
+    for (const k of kids) if (!next || cov.get(k)! > cov.get(next)!) next = k;
+    if (!next || cov.get(next)! < CONTENT_DESCEND_KEEP * currentCov) break;
+    current = next;
+    currentCov = cov.get(next)!;
+    best = next;
   }
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
       const found = resolvePath(rec, best);
-      if (found.length === 1) return found;
-      if (found.length > 1) {
-        // Several siblings match the step: the one holding the floor's own content node, else all.
+      if (found.length) {
+        // Several siblings match: the one holding the floor's own content node, else the richest.
         const mine = own[i];
         const at = mine ? ix.page.indexOf(mine) : -1;
         const holder = found.find((f) => rangeOf(ix, f).start <= at && at <= rangeOf(ix, f).end);
-        return holder ? [holder] : found;
+        return [holder ?? bestMatch(ix, found)!];
       }
     }
     return own[i] ? [own[i]!] : rec.roots.length ? [...rec.roots] : undefined;
   });
+}
+
+/** The element holding the most punctuation (ties: the first). */
+function bestMatch(ix: DomIndex, els: Element[]): Element | undefined {
+  let best: Element | undefined;
+  let n = -1;
+  for (const e of els) {
+    const k = punctMarks(ix, rangeOf(ix, e));
+    if (k > n) [best, n] = [e, k];
+  }
+  return best;
 }
 
 /** Plain text of content elements: paragraphs joined by "\n", noise removed. */
