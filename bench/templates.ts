@@ -21,11 +21,10 @@ import { readManifest, printTable, median, dataPath } from './lib/data.js';
 import { bagF1 } from './lib/metrics.js';
 import { createPage, type Page } from '../src/page/page.js';
 import { decodeBody } from '../src/page/decode.js';
-import { Extractor, type ExtractInput } from '../src/extract.js';
-import { createContext } from '../src/process.js';
+import type { ExtractInput } from '../src/extract.js';
 import { silentLogger } from '../src/middleware/types.js';
 import { TemplateLearner, applyTemplate, type TemplateLearnerOptions } from '../middleware/template/index.js';
-import { filterSegments } from '../middleware/rule-filters/index.js';
+import { filterSegments, type FilterOptions } from '../middleware/rule-filters/index.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -71,7 +70,7 @@ function score(texts: string[]): Score {
 
 /** The effective text of every page: template learned from the first `k` pages of its site
  * (all when undefined), subtracted, rule-filtered. */
-function effectiveTexts(opts: TemplateLearnerOptions, k?: number, filters = true): { texts: string[]; applied: number } {
+function effectiveTexts(opts: TemplateLearnerOptions, k?: number, filters: boolean | FilterOptions = true): { texts: string[]; applied: number } {
   const out = new Map<Case, string>();
   let applied = 0;
   for (const group of sites.values()) {
@@ -81,14 +80,63 @@ function effectiveTexts(opts: TemplateLearnerOptions, k?: number, filters = true
       const eff = applyTemplate(c.page.segments, learner);
       if (eff) applied++;
       const segs = eff ?? c.page.segments;
-      out.set(c, (filters ? filterSegments(segs, { lang: c.page.lang(), now: c.page.fetchedAt }) : segs).map((s) => s.text).join('\n'));
+      out.set(c, (filters ? filterSegments(segs, { ...(filters === true ? {} : filters), lang: c.page.lang(), now: c.page.fetchedAt }) : segs).map((s) => s.text).join('\n'));
     }
   }
   return { texts: cases.map((c) => out.get(c)!), applied };
 }
 
+function sweeps(): void {
+  console.log('\nθ sweep (effective text + filters):');
+  const sweep: (string | number)[][] = [];
+  for (const th of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]) {
+    const r = effectiveTexts({ threshold: th });
+    const s = score(r.texts);
+    sweep.push([th, s.p, s.r, s.f, r.applied]);
+  }
+  printTable(['θ', 'P', 'R', 'F1', 'applied'], sweep);
+  console.log('\nPath in the key (effective text + filters, θ default):');
+  const pm: (string | number)[][] = [];
+  for (const pathMode of ['full', 'collapsed', 'suffix', 'text'] as const) {
+    const r = effectiveTexts({ pathMode });
+    const s = score(r.texts);
+    pm.push([pathMode, s.p, s.r, s.f, r.applied]);
+  }
+  printTable(['path mode', 'P', 'R', 'F1', 'applied'], pm);
+  console.log('\nLink lists (effective text + filters):');
+  const ll: (string | number)[][] = [];
+  ll.push(['off', '', ...Object.values(score(effectiveTexts({}, undefined, { dropLinkLists: false }).texts))]);
+  for (const minLinkRun of [2, 3, 4, 6])
+    for (const linkShare of [0.5, 0.75, 0.95]) ll.push([minLinkRun, linkShare, ...Object.values(score(effectiveTexts({}, undefined, { minLinkRun, linkShare }).texts))]);
+  printTable(['min run', 'link share', 'P', 'R', 'F1'], ll);
+}
+
+function dump(texts: string[]): void {
+  if (!dumpDir) return;
+  mkdirSync(dumpDir, { recursive: true });
+  cases.forEach((c, i) => {
+    const m = bagF1(texts[i]!, c.gold);
+    writeFileSync(path.join(dumpDir, c.id.replace(/[^\w.-]+/g, '_') + '.txt'), `F1 ${m.f1.toFixed(3)} P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)}\n\n${texts[i]}`);
+  });
+}
+
 const rows: (string | number)[][] = [];
 const push = (name: string, s: Score, note = '') => rows.push([name, s.p, s.r, s.f, note]);
+
+if (args.includes('--diag')) {
+  // diagnostic rows only (no extractor runs): fast iteration on the template and the filters
+  const r = effectiveTexts({});
+  push('diag: effective text', score(r.texts), `applied ${r.applied}`);
+  push('diag: effective text, no filters', score(effectiveTexts({}, undefined, false).texts));
+  printTable(['system', 'P', 'R', 'F1', 'note'], rows);
+  dump(r.texts);
+  if (!quick) sweeps();
+  process.exit(0);
+}
+
+// The extractor chain imports every middleware; loaded only past the diagnostic-only mode.
+const { Extractor } = await import('../src/extract.js');
+const { createContext } = await import('../src/process.js');
 
 // (c) Readability.js
 const tRead = performance.now();
@@ -141,16 +189,7 @@ push('diag: all page segments + filters (no template)', score(cases.map((c) => f
 console.log('Content F1, template contribution (b − a) = ' + (sB.f - sA.f).toFixed(3));
 printTable(['system', 'P', 'R', 'F1', 'note'], rows);
 
-if (!quick) {
-  console.log('\nθ sweep (effective text + filters):');
-  const sweep: (string | number)[][] = [];
-  for (const th of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
-    const r = effectiveTexts({ threshold: th });
-    const s = score(r.texts);
-    sweep.push([th, s.p, s.r, s.f, r.applied]);
-  }
-  printTable(['θ', 'P', 'R', 'F1', 'applied'], sweep);
-}
+if (!quick) sweeps();
 
 // Learning curve: the template from the first k pages of each site (frozen), applied to all pages.
 console.log('\nLearning curve (template from the first k pages of each site, frozen, applied to all its pages):');
@@ -210,7 +249,4 @@ for (const [site, group] of sites) {
 }
 printTable(['site', 'pages', '(a)', '(b)', 'readability', 'effective'], per);
 
-if (dumpDir) {
-  mkdirSync(dumpDir, { recursive: true });
-  cases.forEach((c, i) => writeFileSync(path.join(dumpDir, c.id.replace(/[^\w.-]+/g, '_') + '.txt'), `F1 ${bagF1(eff.texts[i]!, c.gold).f1.toFixed(3)}\n\n${eff.texts[i]}`));
-}
+dump(eff.texts);

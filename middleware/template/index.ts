@@ -9,7 +9,7 @@
  */
 import type { Middleware, MiddlewareFactory, PageContext, SiteState } from '../../src/middleware/types.js';
 import type { Segment } from '../../src/page/page.js';
-import { keyOf, TemplateLearner, type SegmentLike, type TemplateLearnerOptions } from './learner.js';
+import { DEFAULT_PATH_MODE, keyOf, TemplateLearner, type SegmentLike, type TemplateLearnerOptions } from './learner.js';
 
 export * from './learner.js';
 
@@ -29,8 +29,9 @@ export const MIN_EFFECTIVE_SHARE = 0.02;
 /** Page − template: the segments that are not template, in DFS order, indices untouched. */
 export function subtractTemplate<T extends SegmentLike>(segments: readonly T[], template: TemplateLearner | ReadonlySet<number>): T[] {
   const keys = template instanceof TemplateLearner ? template.template() : template;
+  const mode = template instanceof TemplateLearner ? template.pathMode : DEFAULT_PATH_MODE;
   if (!keys.size) return [...segments];
-  return segments.filter((s) => !keys.has(keyOf(s)));
+  return segments.filter((s) => !keys.has(keyOf(s, mode)));
 }
 
 /**

@@ -36,6 +36,8 @@ export type TemplateMode = 'support' | 'strict';
 export interface TemplateLearnerOptions {
   /** `support` (key on ≥ θ of the pages) or `strict` (key on every page, the seed's intersection). */
   mode?: TemplateMode;
+  /** How the tag path enters a key (see PathMode). */
+  pathMode?: PathMode;
   /** θ of the support mode. */
   threshold?: number;
   /** Counted keys kept per site (memory bound). */
@@ -54,7 +56,7 @@ export interface TemplateLearnerOptions {
  * ~0.1 F1 lower because one missing nav line per page keeps it in the "content". 0.5 = "on at
  * least half of the site's pages".
  */
-export const DEFAULT_SUPPORT_THRESHOLD = 0.5;
+export const DEFAULT_SUPPORT_THRESHOLD = 0.2;
 /** A key must be seen on at least this many distinct pages to be template (seed: intersection of
  * at least two pages). */
 export const MIN_SUPPORT_PAGES = 2;
@@ -91,31 +93,61 @@ function fnv1a(s: string, seed: number): number {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_OFFSET_2 = 0x2545f491;
 
+/**
+ * How much of the tag path goes into a key. The seed uses the full path; measured on the site
+ * groups, pages of one site often differ by a wrapper `div` (an ad slot, a "breaking news" bar),
+ * which shifts every path below it. `collapsed` merges runs of the same tag (`div/div/div` →
+ * `div`), keeping the tag names and their order; `suffix` keeps the last SUFFIX_TAGS tags; `text`
+ * ignores the path.
+ */
+export type PathMode = 'full' | 'collapsed' | 'suffix' | 'text';
+export const DEFAULT_PATH_MODE: PathMode = 'collapsed';
+/** Tags kept by the `suffix` path mode. */
+export const SUFFIX_TAGS = 3;
+
+export function normalisePath(path: string, mode: PathMode): string {
+  switch (mode) {
+    case 'full':
+      return path;
+    case 'text':
+      return '';
+    case 'suffix':
+      return path.split('/').slice(-SUFFIX_TAGS).join('/');
+    case 'collapsed': {
+      const parts = path.split('/');
+      const out: string[] = [];
+      for (const p of parts) if (out[out.length - 1] !== p) out.push(p);
+      return out.join('/');
+    }
+  }
+}
+
 /** 53-bit key of a segment: two independent 32-bit hashes folded into a safe integer. Collisions
  * among the ≤ 4,000 keys of a site: ~1e-9. */
-export function segmentKey(path: string, text: string): number {
-  const s = path + '\u0000' + text;
+export function segmentKey(path: string, text: string, mode: PathMode = DEFAULT_PATH_MODE): number {
+  const s = normalisePath(path, mode) + '\u0000' + text;
   const a = fnv1a(s, FNV_OFFSET);
   const b = fnv1a(s, FNV_OFFSET_2) & 0x1fffff;
   return a * 0x200000 + b;
 }
 
-/** Keys of segment objects, computed once: the learner (observe) and the set difference (subtract)
- * hash the same segments of a page. */
-const keyCache = new WeakMap<SegmentLike, number>();
-export function keyOf(s: SegmentLike): number {
-  let k = keyCache.get(s);
+/** Keys of segment objects, computed once per path mode: the learner (observe) and the set
+ * difference (subtract) hash the same segments of a page. */
+const keyCaches: Record<PathMode, WeakMap<SegmentLike, number>> = { full: new WeakMap(), collapsed: new WeakMap(), suffix: new WeakMap(), text: new WeakMap() };
+export function keyOf(s: SegmentLike, mode: PathMode = DEFAULT_PATH_MODE): number {
+  const cache = keyCaches[mode];
+  let k = cache.get(s);
   if (k === undefined) {
-    k = segmentKey(s.path, s.text);
-    keyCache.set(s, k);
+    k = segmentKey(s.path, s.text, mode);
+    cache.set(s, k);
   }
   return k;
 }
 
 /** The distinct keys of a page. */
-export function pageKeys(page: PageLike): Set<number> {
+export function pageKeys(page: PageLike, mode: PathMode = DEFAULT_PATH_MODE): Set<number> {
   const keys = new Set<number>();
-  for (const s of page.segments) keys.add(keyOf(s));
+  for (const s of page.segments) keys.add(keyOf(s, mode));
   return keys;
 }
 
@@ -143,6 +175,7 @@ export interface ObserveResult {
 export interface TemplateJSON {
   v: 1;
   mode: TemplateMode;
+  pathMode: PathMode;
   threshold: number;
   pages: number;
   observed: number;
@@ -155,6 +188,7 @@ export interface TemplateJSON {
 
 export class TemplateLearner {
   readonly mode: TemplateMode;
+  readonly pathMode: PathMode;
   readonly threshold: number;
   readonly maxKeys: number;
   readonly window: number;
@@ -174,6 +208,7 @@ export class TemplateLearner {
 
   constructor(options: TemplateLearnerOptions = {}) {
     this.mode = options.mode ?? 'support';
+    this.pathMode = options.pathMode ?? DEFAULT_PATH_MODE;
     this.threshold = options.threshold ?? DEFAULT_SUPPORT_THRESHOLD;
     this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
     this.window = options.window ?? DEFAULT_WINDOW;
@@ -198,7 +233,7 @@ export class TemplateLearner {
 
   /** Count a page. Returns whether it was counted and how well it matched the template. */
   observe(page: PageLike): ObserveResult {
-    const keys = pageKeys(page);
+    const keys = pageKeys(page, this.pathMode);
     if (!keys.size) return { skipped: 'empty' };
     const fp = fingerprint(keys);
     if (this.fingerprintSet.has(fp)) return { skipped: 'duplicate' };
@@ -225,7 +260,7 @@ export class TemplateLearner {
 
   /** Share of the current template's keys present on a page (1 when there is no template). */
   coverage(page: PageLike): number {
-    return this.coverageOfKeys(pageKeys(page));
+    return this.coverageOfKeys(pageKeys(page, this.pathMode));
   }
 
   /** The template: keys of path+text judged boilerplate. Cached until the next observation. */
@@ -244,23 +279,24 @@ export class TemplateLearner {
 
   /** Whether a segment (path, text) is template. */
   has(path: string, text: string): boolean {
-    return this.template().has(segmentKey(path, text));
+    return this.template().has(segmentKey(path, text, this.pathMode));
   }
 
   /** Whether a segment object is template (its key is cached). */
   hasSegment(s: SegmentLike): boolean {
-    return this.template().has(keyOf(s));
+    return this.template().has(keyOf(s, this.pathMode));
   }
 
   /** Support of a segment: share of the counted pages that hold it. */
   support(path: string, text: string): number {
-    return this.pages ? (this.counts.get(segmentKey(path, text)) ?? 0) / this.pages : 0;
+    return this.pages ? (this.counts.get(segmentKey(path, text, this.pathMode)) ?? 0) / this.pages : 0;
   }
 
   toJSON(): TemplateJSON {
     return {
       v: 1,
       mode: this.mode,
+      pathMode: this.pathMode,
       threshold: this.threshold,
       pages: Math.round(this.pages * 1000) / 1000,
       observed: this.observed,
@@ -277,7 +313,9 @@ export class TemplateLearner {
     if (!value || typeof value !== 'object') return undefined;
     const j = value as Partial<TemplateJSON>;
     if (j.v !== 1 || !Array.isArray(j.keys) || typeof j.pages !== 'number') return undefined;
-    const t = new TemplateLearner({ mode: j.mode, threshold: j.threshold, ...options });
+    const t = new TemplateLearner({ mode: j.mode, threshold: j.threshold, pathMode: j.pathMode, ...options });
+    // keys hashed under another path mode mean nothing under this one: start afresh
+    if (t.pathMode !== (j.pathMode ?? DEFAULT_PATH_MODE)) return t;
     t.pages = j.pages;
     t.observed = typeof j.observed === 'number' ? j.observed : Math.round(j.pages);
     t.relearnedCount = typeof j.relearned === 'number' ? j.relearned : 0;
