@@ -31,9 +31,8 @@ import {
  * sentence punctuation (seed 003: punctuation marks content). 0.8 lets a user panel's "Posts: 1,234"
  * stay outside while the body's paragraphs and quotes stay inside. */
 export const CONTENT_PUNCT_SHARE = 0.8;
-/** A content path must be an ancestor-or-self of the floor's own content node in at least this share
- * of floors to win the vote: a minority of floors whose punctuation sits in a signature or a quote
- * does not move the path. */
+/** A content path must exist in at least this share of the floors that have text: a quote or an
+ * attachment box present in a minority of floors is not the content container. */
 export const CONTENT_PATH_SUPPORT = 0.7;
 /** Author names are short labels. */
 export const MAX_AUTHOR_LENGTH = 60;
@@ -156,15 +155,22 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
   const grand = totals.reduce((a, b) => a + b, 0) || 1;
   // Coverage of every nominated path. Where a step matches several siblings (two `div.inbox`),
   // the floor's node at that path is the match holding the most punctuation.
+  // A path present in only some floors (a quote, an attachment box) is not the content container:
+  // it must exist in CONTENT_PATH_SUPPORT of the floors that have text.
+  const withText = totals.filter((t) => t > 0).length;
   const cov = new Map<string, number>();
   for (const [p, c] of nominations) {
     if (c < Math.min(MIN_NOMINATIONS, voters)) continue;
     let covered = 0;
+    let present = 0;
     records.forEach((rec, i) => {
       if (!totals[i]) return;
       const f = bestMatch(ix, resolvePath(rec, p));
-      if (f) covered += punctMarks(ix, rangeOf(ix, f));
+      if (!f) return;
+      present++;
+      covered += punctMarks(ix, rangeOf(ix, f));
     });
+    if (present < CONTENT_PATH_SUPPORT * withText) continue;
     cov.set(p, covered / grand);
   }
   // Walk down from the floor root: step to the child path with the most coverage while it keeps
