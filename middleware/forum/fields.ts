@@ -21,10 +21,11 @@ import {
   punctIn,
   punctMarks,
   rangeOf,
-  relPath,
   segSpan,
   segmentsIn,
   stepKey,
+  classTokens,
+  jaccard,
 } from './dom.js';
 
 /** The content node of a floor is the deepest element holding at least this share of the floor's
@@ -58,30 +59,69 @@ function inQuote(el: AnyNode, root: AnyNode | null): boolean {
   return hasAncestor(el, root, (e) => e.name === 'blockquote' || QUOTE_HINT.test(attrText(e)));
 }
 
-/** Path of an element from its floor: root ordinal + structural steps. */
-function pathIn(rec: PostRecord, el: AnyNode): string | undefined {
-  for (let j = 0; j < rec.roots.length; j++) {
-    const p = relPath(rec.roots[j]!, el);
-    if (p !== undefined) return `${j}:${p}`;
-  }
-  return undefined;
-}
+/** Two steps are the same slot when their tags match and their digit-free class sets overlap this
+ * much: an edited post's `div.postrow.has_after_content` is the same slot as `div.postrow`
+ * (the same threshold as sibling alignment in records.ts). */
+const STEP_SIMILARITY = 0.5;
 
-/** Elements matching a path in a floor (all of them: a step can match several siblings). */
-function resolvePath(rec: PostRecord, path: string): Element[] {
-  const colon = path.indexOf(':');
-  const root = rec.roots[Number(path.slice(0, colon))];
-  if (!root) return [];
-  const rest = path.slice(colon + 1);
-  let level: Element[] = [root];
-  if (!rest) return level;
-  for (const step of rest.split('/')) {
-    const next: Element[] = [];
-    for (const e of level) for (const c of elementChildren(e)) if (stepKey(c) === step) next.push(c);
-    if (!next.length) return [];
-    level = next;
+/**
+ * Structural paths of floors (root ordinal + tag.class steps), made canonical so that slightly
+ * different class sets of one template slot share one key. One space per vote.
+ */
+export class PathSpace {
+  private readonly slots = new Map<string, Array<{ tag: string; cls: string[]; key: string }>>();
+
+  private canonStep(parent: string, el: Element): string {
+    const cls = classTokens(el);
+    let arr = this.slots.get(parent);
+    if (!arr) this.slots.set(parent, (arr = []));
+    for (const k of arr) if (k.tag === el.name && jaccard(k.cls, cls) >= STEP_SIMILARITY) return k.key;
+    const key = stepKey(el);
+    arr.push({ tag: el.name, cls, key });
+    return key;
   }
-  return level;
+
+  /** Path of an element from its floor; undefined when it is not inside the floor's roots. */
+  pathIn(rec: PostRecord, el: AnyNode): string | undefined {
+    for (let j = 0; j < rec.roots.length; j++) {
+      const root = rec.roots[j]!;
+      const chain: Element[] = [];
+      let n: AnyNode | null = el;
+      while (n && n !== root) {
+        if (n instanceof Element) chain.push(n);
+        n = n.parent;
+      }
+      if (n !== root) continue;
+      let path = `${j}:`;
+      let first = true;
+      for (let k = chain.length - 1; k >= 0; k--) {
+        path += (first ? '' : '/') + this.canonStep(path, chain[k]!);
+        first = false;
+      }
+      return path;
+    }
+    return undefined;
+  }
+
+  /** Elements of a floor at a path (all of them: a step can match several siblings). */
+  resolve(rec: PostRecord, path: string): Element[] {
+    const colon = path.indexOf(':');
+    const root = rec.roots[Number(path.slice(0, colon))];
+    if (!root) return [];
+    const rest = path.slice(colon + 1);
+    let level: Element[] = [root];
+    if (!rest) return level;
+    for (const step of rest.split('/')) {
+      const [tag, ...cls] = step.split('.');
+      const next: Element[] = [];
+      for (const e of level) {
+        for (const c of elementChildren(e)) if (c.name === tag && jaccard(cls, classTokens(c)) >= STEP_SIMILARITY) next.push(c);
+      }
+      if (!next.length) return [];
+      level = next;
+    }
+    return level;
+  }
 }
 
 function vote(paths: Array<string | undefined>): string | undefined {
@@ -137,8 +177,9 @@ const MIN_NOMINATIONS = 2;
  * A floor whose punctuation sits in a signature or in one mention then still gets the body node.
  */
 export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element[] | undefined> {
+  const space = new PathSpace();
   const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r) : undefined));
-  const ownPaths = own.map((n, i) => (n ? pathIn(records[i]!, n) : undefined));
+  const ownPaths = own.map((n, i) => (n ? space.pathIn(records[i]!, n) : undefined));
   const nominations = new Map<string, number>();
   for (const p of ownPaths) {
     if (p === undefined) continue;
@@ -165,7 +206,7 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
     let present = 0;
     records.forEach((rec, i) => {
       if (!totals[i]) return;
-      const f = bestMatch(ix, resolvePath(rec, p));
+      const f = bestMatch(ix, space.resolve(rec, p));
       if (!f) return;
       present++;
       covered += punctMarks(ix, rangeOf(ix, f));
@@ -204,7 +245,7 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
   }
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
-      const found = resolvePath(rec, best);
+      const found = space.resolve(rec, best);
       if (found.length) {
         // Several siblings match: the one holding the floor's own content node, else the richest.
         const mine = own[i];
@@ -267,6 +308,7 @@ const DATE_MONOTONIC_WEIGHT = 0.5;
 const DATE_ABSOLUTE_WEIGHT = 0.1;
 
 export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
+  const space = new PathSpace();
   const starts = anchors.map((a) => a.index);
   const segStart = ix.segStart;
   const labelled = (x: DateAnchor): boolean => {
@@ -289,7 +331,7 @@ export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAn
   const byPath = new Map<string, Array<DateAnchor | undefined>>();
   perRecord.forEach((xs, i) => {
     for (const x of xs) {
-      const p = pathIn(records[i]!, x.element);
+      const p = space.pathIn(records[i]!, x.element);
       if (!p) continue;
       let arr = byPath.get(p);
       if (!arr) byPath.set(p, (arr = new Array(records.length).fill(undefined)));
@@ -345,7 +387,7 @@ interface AuthorCandidate {
   linked: boolean;
 }
 
-function authorCandidates(ix: DomIndex, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
+function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
   const out: AuthorCandidate[] = [];
   const contentRanges = (content ?? []).map((e) => rangeOf(ix, e));
   const quoteRoot = rec.roots[0]?.parent ?? null;
@@ -369,7 +411,7 @@ function authorCandidates(ix: DomIndex, rec: PostRecord, content: Element[] | un
       const link = findProfileLink(n);
       if (link) url = page.resolve(link.attribs.href);
     }
-    out.push({ el: n, name, url, path: pathIn(rec, n), linked: isProfileLink });
+    out.push({ el: n, name, url, path: space.pathIn(rec, n), linked: isProfileLink });
   }
   return out;
 }
@@ -385,7 +427,8 @@ function findProfileLink(el: Element): Element | undefined {
 }
 
 export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
-  const cands = records.map((rec, i) => authorCandidates(ix, rec, content[i]));
+  const space = new PathSpace();
+  const cands = records.map((rec, i) => authorCandidates(ix, space, rec, content[i]));
   // Prefer a profile-link path; among them, the one most floors share.
   const linkedPaths = cands.map((cs) => [...new Set(cs.filter((c) => c.linked).map((c) => c.path!).filter(Boolean))]);
   const hintPaths = cands.map((cs) => [...new Set(cs.filter((c) => !c.linked).map((c) => c.path!).filter(Boolean))]);
