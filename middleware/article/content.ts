@@ -8,27 +8,16 @@
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/page/page.js';
-import { buildTree, type Tree } from './tree.js';
+import { buildTree, LINK_DENSITY_MAX, SENTENCE_MIN, type SegInfo, type Tree } from './tree.js';
 
-/** Sentence punctuation (GNE's symbol set: Latin and CJK sentence marks). */
-const PUNCT = /[,.;:!?，。；：！？、…]/g;
-const HAN = /\p{Script=Han}/gu;
-
-/** A Han character carries about as much as a short Latin word (≈ 2.5 chars with its space);
- * weighting Han text lets the same length thresholds serve Chinese and English. */
-const HAN_WEIGHT = 2.5;
-/** A segment whose link characters exceed this share is navigation (§8.3, Readability 0.5 for
- * lists; trafilatura uses 0.5 too). */
-const LINK_DENSITY_MAX = 0.5;
-/** Minimum weighted length of a "paragraph" (a sentence of ~10 words; jusText's length_low 70). */
-const PARAGRAPH_MIN = 70;
-/** Shorter text still counts as a paragraph when it ends like a sentence (jusText length_low 25). */
-const SENTENCE_MIN = 25;
 /** Penalty weight of non-content text in the block balance: one character of link text cancels
  * one character of paragraph text (balance, §8.3). */
 const NOISE_WEIGHT = 1;
 /** Short non-link lines count a little against a block (a label, a date, a button text). */
 const SHORT_LINE_PENALTY = 3;
+/** The GNE region is kept unless another region's block balance exceeds it by this factor
+ * (measured on AEB: 1 would ignore GNE entirely, large values trust it always). */
+const GNE_TRUST = 0.8;
 /** Body text below this weighted length is no article (Readability's charThreshold is 500 chars
  * on the whole article; a short news brief is ~ 2 sentences). */
 export const MIN_ARTICLE_LENGTH = 140;
@@ -42,6 +31,11 @@ const JUNK_LINE_MAX = 90;
 const COMMENT_HEADING = /^(?:\d+\s+)?(?:comments?|responses?|replies|discussion|leave a (reply|comment)|post a comment|add a comment|join the (conversation|discussion)|reader comments|kommentare?|commentaires?|comentarios?|评论|网友评论|发表评论|留言|读者评论)\b/i;
 /** Lines that are a byline or a dateline, dropped at the head of the body. */
 const BYLINE = /^(?:by|von|par|por|di|door|作者|记者|文|撰文|来源|编辑|发布时间|时间)\s*[:：/\s]/i;
+
+interface Seg extends SegInfo {
+  /** Allowed by the site template (true when no template is known). */
+  allowed: boolean;
+}
 
 export interface ContentOptions {
   /** Segments that are not site boilerplate (page minus site template), when known. */
@@ -63,30 +57,6 @@ export interface ContentResult {
   tree: Tree;
 }
 
-function weightedLength(text: string): number {
-  HAN.lastIndex = 0;
-  let han = 0;
-  while (HAN.exec(text)) han++;
-  return text.length - han + han * HAN_WEIGHT;
-}
-
-function punct(text: string): number {
-  PUNCT.lastIndex = 0;
-  let n = 0;
-  while (PUNCT.exec(text)) n++;
-  return n;
-}
-
-interface SegInfo {
-  seg: Segment;
-  el: number;
-  len: number;
-  linkShare: number;
-  good: boolean;
-  /** Allowed by the site template (true when no template is known). */
-  allowed: boolean;
-}
-
 /**
  * Extract the article body, or undefined when the page holds no body text.
  */
@@ -97,16 +67,11 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   if (!n) return undefined;
   const allowedSet = options.templateApplied && options.segments ? new Set(options.segments.map((s) => s.index)) : undefined;
 
-  // Per-segment measures.
-  const infos: SegInfo[] = [];
-  for (const seg of page.segments) {
-    const el = page.indexOf(seg.element);
-    if (el < 0 || removed[el]) continue;
-    const len = weightedLength(seg.text);
-    const linkShare = seg.linkChars / Math.max(1, seg.text.length);
-    const p = punct(seg.text);
-    const good = linkShare < LINK_DENSITY_MAX && (len >= PARAGRAPH_MIN || (len >= SENTENCE_MIN && p > 0 && /[.!?。！？]["'”’)]?$/.test(seg.text)));
-    infos.push({ seg, el, len, linkShare, good, allowed: !allowedSet || allowedSet.has(seg.index) });
+  // Segments outside pre-cleaned blocks; `allowed` = not site template.
+  const infos: Seg[] = [];
+  for (const s of tree.infos) {
+    if (s.el < 0 || removed[s.el]) continue;
+    infos.push({ ...s, allowed: !allowedSet || allowedSet.has(s.seg.index) });
   }
 
   // GNE statistics per element (T, LT, TG, LTG, Sb, PNum) and the block balance, bottom-up.
@@ -121,7 +86,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     const nonLink = s.len * (1 - s.linkShare);
     T[s.el] += s.len;
     LT[s.el] += s.len * s.linkShare;
-    SB[s.el] += punct(s.seg.text);
+    SB[s.el] += s.punct;
     if (!s.allowed) balance[s.el] -= s.len * NOISE_WEIGHT;
     else if (s.good) balance[s.el] += nonLink;
     else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] -= s.len * s.linkShare * NOISE_WEIGHT;
@@ -170,6 +135,18 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     if (balance[a]! > balance[root]!) root = a;
     if (a === bodyIndex) break;
   }
+  // GNE's density favours small dense blocks (a footer address, one long paragraph): when another
+  // region of the page has a clearly better balance, the density pick was wrong.
+  let globalBest = root;
+  for (let i = bodyIndex; i < n; i++) if (!removed[i] && nodes[i] instanceof Element && balance[i]! > balance[globalBest]!) globalBest = i;
+  if (balance[globalBest]! * GNE_TRUST > balance[root]!) root = globalBest;
+  // Stage 2 (trafilatura's first stage, here as a check on the density pick): an element that the
+  // page marks as the article body by convention (itemprop=articleBody, `entry-content`,
+  // `article-body`, `post_content` …) and that holds the densest node is the body, wider or
+  // narrower than the balance says: it excludes teaser lists around the article that have
+  // paragraph-like text too.
+  const marked = markedBody(tree, best, root, infos.length ? goodTextOf(tree) : undefined);
+  if (marked >= 0) root = marked;
   const rootEl = nodes[root] as Element;
 
   // Keep the paragraphs inside the root.
@@ -184,6 +161,70 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   for (const s of paragraphs) for (let i = s.index; i <= s.end; i++) keepText[i] = 1;
   const { html, images } = serialise(page, tree, rootEl, keepText);
   return { content: paragraphs.map((s) => s.text).join('\n'), contentHtml: html, images, root: rootEl, paragraphs, tree };
+}
+
+/** Class names (letters only, lower-case) of article-body containers by convention. */
+const BODY_CLASS = /(?:article|entry|post|story|news|blog|single|detail)(?:body|content|text|txt|copy|main|entry)|(?:content|body)(?:article|text|txt|story|post)|^(?:bodytext|richtext|articlebody|artibody|tcontent|trseditor|contentbody)$/;
+/** A marked body must hold this share of the paragraph text of the marked chain's largest member
+ * (nested markers: `<div class="post-content"><div class="entry-text">` …, the deepest that still
+ * holds most of the text wins). */
+const MARKED_SHARE = 0.7;
+
+/** Elements that can hold a whole article (a marker on a `<p>` names a paragraph style). */
+const CONTAINER_TAGS = new Set(['div', 'section', 'article', 'main', 'td', 'span', 'font', 'center', 'blockquote']);
+
+function isMarkedBody(el: Element): boolean {
+  if (!CONTAINER_TAGS.has(el.name)) return false;
+  const a = el.attribs;
+  if ((a.itemprop ?? '').toLowerCase() === 'articlebody') return true;
+  const raw = `${a.class ?? ''} ${a.id ?? ''}`;
+  if (raw.length < 4) return false;
+  for (const name of raw.split(/\s+/)) {
+    const k = name.toLowerCase().replace(/[^a-z]/g, '');
+    if (k && BODY_CLASS.test(k)) return true;
+  }
+  return false;
+}
+
+function goodTextOf(tree: Tree): Float64Array {
+  return tree.goodText;
+}
+
+/** The deepest marked body container on the chain from the densest node up; else the marked
+ * container with the most paragraph text inside the balance root; else -1. */
+function markedBody(tree: Tree, best: number, root: number, good: Float64Array | undefined): number {
+  if (!good) return -1;
+  const nodes = tree.page.nodes;
+  const eligible = (a: number) => {
+    const el = nodes[a];
+    return el instanceof Element && !tree.removed[a] && isMarkedBody(el) && good[a]! >= MIN_ARTICLE_LENGTH;
+  };
+  const deepest = (chain: number[]) => {
+    const most = Math.max(...chain.map((a) => good[a]!));
+    for (const a of chain) if (good[a]! >= MARKED_SHARE * most) return a;
+    return -1;
+  };
+  const chain: number[] = [];
+  for (let a = best; a >= 0; a = tree.parent[a]!) {
+    const el = nodes[a];
+    if (el instanceof Element && (el.name === 'body' || el.name === 'html')) break;
+    if (eligible(a)) chain.push(a);
+  }
+  if (chain.length) return deepest(chain);
+  // the densest node sits outside every marked body (a teaser, a caption): take the marked body
+  // with the most paragraph text under the root
+  const end = subtreeEnd(tree, root);
+  let top = -1;
+  for (let a = root; a <= end; a++) if (eligible(a) && (top < 0 || good[a]! > good[top]!)) top = a;
+  if (top < 0) return -1;
+  const chain2: number[] = [];
+  const topEnd = subtreeEnd(tree, top);
+  for (let a = top; a <= topEnd; a++) if (eligible(a)) chain2.push(a);
+  // nested markers inside the top one, deepest first
+  chain2.reverse();
+  const most = good[top]!;
+  for (const a of chain2) if (good[a]! >= MARKED_SHARE * most) return a;
+  return top;
 }
 
 /** Last DFS index inside the subtree of node i. */
@@ -201,8 +242,8 @@ export function subtreeEnd(tree: Tree, i: number): number {
 }
 
 /** trafilatura-like paragraph pass over the segments of the chosen root. */
-function selectParagraphs(segs: SegInfo[], title: string | undefined): SegInfo[] {
-  const out: SegInfo[] = [];
+function selectParagraphs(segs: Seg[], title: string | undefined): Seg[] {
+  const out: Seg[] = [];
   const normTitle = title ? title.replace(/\s+/g, ' ').trim().toLowerCase() : undefined;
   let seenGood = false;
   for (const s of segs) {

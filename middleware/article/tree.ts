@@ -5,8 +5,8 @@
  * than its parent, so one backward pass aggregates subtrees and one forward pass inherits flags —
  * no recursion, so a 10,000-deep page cannot overflow the stack.
  */
-import { Element, Text, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
+import { Element, type AnyNode } from 'domhandler';
+import type { Page, Segment } from '../../src/page/page.js';
 
 /** Tags whose subtree is never article text (site chrome, forms, captions). */
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'form', 'figcaption', 'dialog', 'menu', 'address', 'input', 'label', 'option']);
@@ -25,10 +25,10 @@ const STRONG_NEGATIVE = new Set([
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adslot', 'adunit', 'dfp', 'sponsor', 'sponsored', 'promo', 'promotion',
   'byline', 'caption', 'credit', 'credits', 'meta', 'tags', 'tagcloud', 'keywords', 'popup', 'modal', 'cookie', 'cookies', 'consent', 'gdpr',
   'trending', 'popular', 'mostread', 'footer', 'copyright', 'toolbar', 'tools', 'rss', 'print', 'widget', 'widgets', 'masthead', 'banner',
-  'hidden', 'hide', 'invisible', 'skip', 'login', 'author', 'bio', 'follow', 'nav', 'navbar', 'navigation', 'menu', 'topbar', 'header',
+  'skip', 'login', 'author', 'bio', 'follow', 'nav', 'navbar', 'navigation', 'menu', 'topbar', 'header',
 ]);
 /** Weak negative tokens: removed only when no positive token vouches for the block. */
-const WEAK_NEGATIVE = new Set(['side', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'list', 'foot', 'top', 'bottom', 'rail', 'right', 'left']);
+const WEAK_NEGATIVE = new Set(['side', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
 /** Tokens of content containers (Readability's `okMaybeItsACandidate`). */
 const POSITIVE = new Set(['article', 'body', 'content', 'main', 'post', 'entry', 'story', 'text', 'blog', 'news', 'detail', 'column']);
 
@@ -39,19 +39,76 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 /** Screen-reader-only helpers carry text no reader sees. */
 const SCREEN_READER = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden|a11y-hidden|offscreen)(?:\s|$)/i;
 
-/** A negatively classed block is kept when it holds at least this share of the page's text and no
- * strong token (a page wrapper with a misleading class); measured on AEB pages with whole-page
- * wrappers such as `<div class="main-wrap sidebar-right">`. */
+/** A negatively classed block that holds at least this share of the page's paragraph text is a
+ * wrapper with a misleading class (`<div class="container penci_sidebar">` around the article,
+ * `<div class="widget Blog">` on Blogger), not the chrome its class names: kept. Sidebars,
+ * share bars and related-links boxes hold little paragraph text; measured on AEB pages. */
 const WRAPPER_SHARE = 0.5;
-/** Above this share of the page's text nothing is removed by class (safety net). */
-const NEVER_REMOVE_SHARE = 0.8;
+/** Comment sections may hold more paragraph text than a short article: their tokens remove them
+ * unless they hold nearly all of it. */
+const COMMENT_WRAPPER_SHARE = 0.9;
+const COMMENT_TOKENS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies', 'disqus', 'discuss', 'discussion']);
+
+/** Measures of one segment shared by the stages. */
+export interface SegInfo {
+  seg: Segment;
+  /** DFS index of the segment's block element. */
+  el: number;
+  /** Length with Han characters weighted (HAN_WEIGHT). */
+  len: number;
+  /** Share of the text inside links. */
+  linkShare: number;
+  /** Sentence punctuation marks. */
+  punct: number;
+  /** Paragraph-like: long enough (or a sentence) and not link text. */
+  good: boolean;
+}
+
+/** Sentence punctuation (GNE's symbol set: Latin and CJK sentence marks). */
+const PUNCT = /[,.;:!?，。；：！？、…]/g;
+const HAN = /\p{Script=Han}/gu;
+/** A Han character carries about as much as a short Latin word (≈ 2.5 chars with its space);
+ * weighting Han text lets the same length thresholds serve Chinese and English. */
+export const HAN_WEIGHT = 2.5;
+/** A segment whose link characters exceed this share is navigation (§8.3; Readability and
+ * trafilatura both use 0.5). */
+export const LINK_DENSITY_MAX = 0.5;
+/** Minimum weighted length of a "paragraph" (a sentence of ~10 words; jusText's length_low 70). */
+export const PARAGRAPH_MIN = 70;
+/** Shorter text still counts as a paragraph when it ends like a sentence (jusText length_low 25). */
+export const SENTENCE_MIN = 25;
+const SENTENCE_END = /[.!?。！？]["'”’)）]?$/;
+
+export function weightedLength(text: string): number {
+  HAN.lastIndex = 0;
+  let han = 0;
+  while (HAN.exec(text)) han++;
+  return text.length - han + han * HAN_WEIGHT;
+}
+
+export function punctuation(text: string): number {
+  PUNCT.lastIndex = 0;
+  let n = 0;
+  while (PUNCT.exec(text)) n++;
+  return n;
+}
+
+export function segInfo(page: Page, seg: Segment): SegInfo {
+  const len = weightedLength(seg.text);
+  const linkShare = seg.linkChars / Math.max(1, seg.text.length);
+  const p = punctuation(seg.text);
+  const good = linkShare < LINK_DENSITY_MAX && (len >= PARAGRAPH_MIN || (len >= SENTENCE_MIN && p > 0 && SENTENCE_END.test(seg.text)));
+  return { seg, el: page.indexOf(seg.element), len, linkShare, punct: p, good };
+}
 
 export interface Tree {
   page: Page;
+  /** Measures of every segment, in order. */
+  infos: SegInfo[];
+  /** Paragraph text (weighted, non-link) in the subtree of node i, before pre-cleaning. */
+  goodText: Float64Array;
   /** Parent DFS index of node i (-1 for roots). */
   parent: Int32Array;
-  /** Raw text characters (trimmed) in the subtree of node i. */
-  rawText: Float64Array;
   /** Node i is inside a pre-cleaned (boilerplate) subtree. */
   removed: Uint8Array;
   /** Why node i was removed itself (the first removed ancestor holds the reason). */
@@ -81,19 +138,22 @@ function boilerplateReason(el: Element, share: number): string | undefined {
   if (a.role === 'navigation' || a.role === 'complementary' || a.role === 'contentinfo' || a.role === 'banner') {
     return share >= WRAPPER_SHARE ? undefined : `role:${a.role}`;
   }
-  if (share >= NEVER_REMOVE_SHARE) return undefined;
   const tokens = classTokens(el);
   if (!tokens.length) return undefined;
   let strong: string | undefined;
   let weak: string | undefined;
+  let comment = false;
   let positive = false;
   for (const t of tokens) {
     if (STRONG_NEGATIVE.has(t)) strong ??= t;
     else if (WEAK_NEGATIVE.has(t)) weak ??= t;
+    if (COMMENT_TOKENS.has(t)) comment = true;
     if (POSITIVE.has(t)) positive = true;
   }
-  if (strong && !(positive && share >= WRAPPER_SHARE)) return `class:${strong}`;
-  if (weak && !positive && share < WRAPPER_SHARE) return `class:${weak}`;
+  if (comment) return share >= COMMENT_WRAPPER_SHARE ? undefined : `class:${strong}`;
+  if (share >= WRAPPER_SHARE) return undefined;
+  if (strong) return `class:${strong}`;
+  if (weak && !positive) return `class:${weak}`;
   return undefined;
 }
 
@@ -102,19 +162,25 @@ export function buildTree(page: Page): Tree {
   const nodes = page.nodes;
   const n = nodes.length;
   const parent = new Int32Array(n).fill(-1);
-  const rawText = new Float64Array(n);
+  const goodText = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const node = nodes[i]!;
-    const p = node.parent;
+    const p = nodes[i]!.parent;
     parent[i] = p ? page.indexOf(p as AnyNode) : -1;
-    if (node instanceof Text) rawText[i] = node.data.trim().length;
+  }
+  const infos = page.segments.map((s) => segInfo(page, s));
+  let total = 0;
+  for (const s of infos) {
+    if (s.good && s.el >= 0) {
+      goodText[s.el] += s.len * (1 - s.linkShare);
+      total += s.len * (1 - s.linkShare);
+    }
   }
   for (let i = n - 1; i > 0; i--) {
     const p = parent[i]!;
-    if (p >= 0) rawText[p] += rawText[i]!;
+    if (p >= 0) goodText[p] += goodText[i]!;
   }
+  total = Math.max(1, total);
   const bodyIndex = page.indexOf(page.body as AnyNode);
-  const total = Math.max(1, bodyIndex >= 0 ? rawText[bodyIndex]! : rawText.reduce((a, b) => Math.max(a, b), 0));
   const removed = new Uint8Array(n);
   const reason = new Map<number, string>();
   for (let i = 0; i < n; i++) {
@@ -125,11 +191,11 @@ export function buildTree(page: Page): Tree {
     }
     const node = nodes[i]!;
     if (!(node instanceof Element) || i <= bodyIndex || node.name === 'html' || node.name === 'body') continue;
-    const why = boilerplateReason(node, rawText[i]! / total);
+    const why = boilerplateReason(node, goodText[i]! / total);
     if (why) {
       removed[i] = 1;
       reason.set(i, why);
     }
   }
-  return { page, parent, rawText, removed, reason };
+  return { page, infos, goodText, parent, removed, reason };
 }
