@@ -106,9 +106,19 @@ function extraDates(text: string, options: DateOptions): ExtraMatch[] {
   return out;
 }
 
+/** A match that starts or ends inside a word ("ayer" in "mayerei") is not a date. */
+function insideWord(text: string, index: number, length: number): boolean {
+  const L = /\p{L}/u;
+  const before = text[index - 1];
+  const after = text[index + length];
+  return (!!before && L.test(before) && L.test(text[index]!)) || (!!after && L.test(after) && L.test(text[index + length - 1]!));
+}
+
 /** Dates in one text: the core's, plus the board forms above where the core found none overlapping. */
 export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
-  const core: ExtraMatch[] = findDates(text, options).map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false, relative: d.relative }));
+  const core: ExtraMatch[] = findDates(text, options)
+    .filter((d) => !insideWord(text, d.index, d.text.length))
+    .map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false, relative: d.relative }));
   const extra = extraDates(text, options);
   if (!extra.length) return core;
   const all = [...core];

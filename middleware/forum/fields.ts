@@ -385,7 +385,12 @@ interface AuthorCandidate {
   path?: string;
   /** Link to a profile (stronger than a class hint). */
   linked: boolean;
+  /** A bare short line (no link, no class hint): the weakest kind. */
+  slot?: boolean;
 }
+
+/** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
+const NOT_A_NAME = /(\S:\s|:\s*\d|^[\d\s.,:#+-]+$)/;
 
 function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
   const out: AuthorCandidate[] = [];
@@ -398,11 +403,11 @@ function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, conte
     if (!(n instanceof Element)) continue;
     if (contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
-    const isProfileLink = !!href && PROFILE_HREF.test(new URL(href).pathname + new URL(href).search);
+    const isProfileLink = !!href && isProfileUrl(href);
     const hinted = !isProfileLink && AUTHOR_HINT.test(attrText(n));
     if (!isProfileLink && !hinted) continue;
     const name = collapse(textOf(n));
-    if (!name || name.length > MAX_AUTHOR_LENGTH) continue;
+    if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name)) continue;
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
     if (isProfileLink) url = href;
@@ -413,7 +418,36 @@ function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, conte
     }
     out.push({ el: n, name, url, path: space.pathIn(rec, n), linked: isProfileLink });
   }
-  return out;
+  // Innermost holders only: "djatcan Stammgast" (name + user title) gives way to the name inside
+  // it, which inherits the profile URL of a wrapping link.
+  const kept = out.filter((c) => {
+    const cr = rangeOf(ix, c.el);
+    const inner = out.find((d) => d !== c && cr.start < ix.page.indexOf(d.el) && ix.page.indexOf(d.el) <= cr.end);
+    if (!inner) return true;
+    if (!inner.url && c.url) inner.url = c.url;
+    if (c.linked) inner.linked = true;
+    return false;
+  });
+  if (kept.length) return kept;
+  // No link or class names the author: short name-like lines outside the content (the "name slot"
+  // found by the vote across floors).
+  for (const seg of segmentsIn(ix, r)) {
+    if (contentRanges.some((c) => c.start <= seg.index && seg.index <= c.end)) continue;
+    const t = seg.text;
+    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
+    if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
+    kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
+  }
+  return kept;
+}
+
+function isProfileUrl(href: string): boolean {
+  try {
+    const u = new URL(href);
+    return PROFILE_HREF.test(u.pathname + u.search);
+  } catch {
+    return false;
+  }
 }
 
 function findProfileLink(el: Element): Element | undefined {
@@ -426,20 +460,39 @@ function findProfileLink(el: Element): Element | undefined {
   return undefined;
 }
 
+/** Preference of a profile link over a class-hinted holder, and of both over a bare name slot,
+ * in the author path vote (added to the share of floors having the path). */
+const AUTHOR_LINK_BONUS = 0.3;
+const AUTHOR_SLOT_PENALTY = 0.5;
+
 export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
   const space = new PathSpace();
   const cands = records.map((rec, i) => authorCandidates(ix, space, rec, content[i]));
-  // Prefer a profile-link path; among them, the one most floors share.
-  const linkedPaths = cands.map((cs) => [...new Set(cs.filter((c) => c.linked).map((c) => c.path!).filter(Boolean))]);
-  const hintPaths = cands.map((cs) => [...new Set(cs.filter((c) => !c.linked).map((c) => c.path!).filter(Boolean))]);
-  const bestLinked = vote(linkedPaths.flat());
-  const bestHint = vote(hintPaths.flat());
-  const linkedCount = bestLinked ? linkedPaths.filter((ps) => ps.includes(bestLinked)).length : 0;
-  const hintCount = bestHint ? hintPaths.filter((ps) => ps.includes(bestHint)).length : 0;
-  // A hinted path wins only when clearly more consistent (some boards do not link guests).
-  const best = linkedCount >= hintCount * 0.8 ? bestLinked ?? bestHint : bestHint;
+  // Vote: per path, the share of floors having a candidate there, with the link bonus; a name slot
+  // must vary across floors (a constant line is a label such as "Offline").
+  const stats = new Map<string, { floors: number; linked: number; slot: number; values: Set<string> }>();
+  cands.forEach((cs) => {
+    const seen = new Set<string>();
+    for (const c of cs) {
+      if (!c.path || seen.has(c.path)) continue;
+      seen.add(c.path);
+      let st = stats.get(c.path);
+      if (!st) stats.set(c.path, (st = { floors: 0, linked: 0, slot: 0, values: new Set() }));
+      st.floors++;
+      if (c.linked) st.linked++;
+      if (c.slot) st.slot++;
+      st.values.add(c.name);
+    }
+  });
+  let best: string | undefined;
+  let bestScore = -Infinity;
+  for (const [p, st] of stats) {
+    if (st.slot && records.length >= 3 && st.values.size < 2) continue;
+    const score = st.floors / records.length + AUTHOR_LINK_BONUS * (st.linked / st.floors) - AUTHOR_SLOT_PENALTY * (st.slot / st.floors);
+    if (score > bestScore) [best, bestScore] = [p, score];
+  }
   return cands.map((cs) => {
-    const hit = (best && cs.find((c) => c.path === best)) || cs.find((c) => c.linked) || cs[0];
+    const hit = (best && cs.find((c) => c.path === best)) || cs.find((c) => c.linked) || cs.find((c) => !c.slot);
     if (!hit) return {};
     return { name: hit.name, url: hit.url };
   });
