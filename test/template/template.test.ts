@@ -1,0 +1,300 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPage, type Page } from '../../src/page/page.js';
+import {
+  TemplateLearner,
+  subtractTemplate,
+  applyTemplate,
+  templateLearnerMiddleware,
+  setDifferenceMiddleware,
+  learnerOf,
+  normalisePath,
+  segmentKey,
+  SITE_DATA_KEY,
+} from '../../middleware/template/index.js';
+import { filterSegments } from '../../middleware/rule-filters/index.js';
+import { MemorySiteStore, LowdbSiteStore } from '../../src/storage/site-store.js';
+import { createContext } from '../../src/process.js';
+import { silentLogger, type PageContext } from '../../src/middleware/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.join(here, '..', 'fixtures', 'template');
+
+interface Expected {
+  file: string;
+  content: string[];
+  boilerplate: string[];
+  code?: string;
+}
+
+function loadSite(name: string): { pages: Page[]; expected: Expected[] } {
+  const expected = JSON.parse(readFileSync(path.join(fixtures, name, 'expected.json'), 'utf8')) as Expected[];
+  const pages = expected.map((e, i) => createPage({ url: `http://${name}.test/${i + 1}`, body: readFileSync(path.join(fixtures, name, e.file)) }));
+  return { pages, expected };
+}
+
+const texts = (segs: { text: string }[]) => segs.map((s) => s.text);
+
+describe('TemplateLearner', () => {
+  it('has no template after one page, a template from two pages (the seed intersection)', () => {
+    const { pages } = loadSite('en-site');
+    const t = new TemplateLearner();
+    t.observe(pages[0]!);
+    expect(t.ready).toBe(false);
+    expect(applyTemplate(pages[0]!.segments, t)).toBeUndefined();
+    t.observe(pages[1]!);
+    expect(t.ready).toBe(true);
+    expect(t.has('html/body/nav/ul/li', 'Home')).toBe(true);
+    expect(t.has('html/body/footer/p', '© 2024 The Daily Lantern. All rights reserved.')).toBe(true);
+    // the article of page 1 is not template
+    expect(t.has('html/body/div/main/article/h1', 'River town votes to rebuild its old stone bridge')).toBe(false);
+  });
+
+  it('set difference keeps the article and drops header, nav, footer, sidebar and repeated ads', () => {
+    const { pages, expected } = loadSite('en-site');
+    const t = new TemplateLearner();
+    for (const p of pages) t.observe(p);
+    pages.forEach((p, i) => {
+      const eff = texts(subtractTemplate(p.segments, t));
+      for (const line of expected[i]!.content) expect(eff, `page ${i + 1} keeps "${line}"`).toContain(line);
+      for (const line of expected[i]!.boilerplate) expect(eff, `page ${i + 1} drops "${line}"`).not.toContain(line);
+    });
+  });
+
+  it('keeps DFS indices and order of the effective segments', () => {
+    const { pages } = loadSite('en-site');
+    const t = new TemplateLearner();
+    for (const p of pages) t.observe(p);
+    const eff = subtractTemplate(pages[2]!.segments, t);
+    for (const s of eff) expect(pages[2]!.segments).toContain(s);
+    for (let i = 1; i < eff.length; i++) expect(eff[i]!.index).toBeGreaterThan(eff[i - 1]!.index);
+  });
+
+  it('refines with every page: the support template tolerates a nav item missing on one page, the strict one does not', () => {
+    const { pages } = loadSite('en-site');
+    const support = new TemplateLearner();
+    const strict = new TemplateLearner({ mode: 'strict' });
+    for (const p of pages) {
+      support.observe(p);
+      strict.observe(p);
+    }
+    // "Elections" is only on page 3: never template
+    expect(support.has('html/body/nav/ul/li', 'Elections')).toBe(false);
+    // an ad shown on 2 of 4 pages: template with support, not in the strict intersection
+    const ad = 'Visit Harbor Motors for spring deals on family cars.';
+    expect(support.has('html/body/div/aside/div/p', ad)).toBe(true);
+    expect(strict.has('html/body/div/aside/div/p', ad)).toBe(false);
+    expect(strict.has('html/body/nav/ul/li', 'Home')).toBe(true);
+    expect(support.template().size).toBeGreaterThan(strict.template().size);
+  });
+
+  it('learns a Chinese site and keeps the article, date and author line', () => {
+    const { pages, expected } = loadSite('zh-site');
+    const t = new TemplateLearner();
+    for (const p of pages) t.observe(p);
+    pages.forEach((p, i) => {
+      const eff = texts(subtractTemplate(p.segments, t));
+      for (const line of expected[i]!.content) expect(eff).toContain(line);
+      for (const line of expected[i]!.boilerplate) expect(eff).not.toContain(line);
+      expect(eff.some((x) => x.includes(expected[i]!.content[0]!) || x.includes('作者'))).toBe(true);
+    });
+  });
+
+  it('ignores the same page seen twice', () => {
+    const { pages } = loadSite('en-site');
+    const t = new TemplateLearner();
+    expect(t.observe(pages[0]!).skipped).toBeUndefined();
+    expect(t.observe(pages[0]!).skipped).toBe('duplicate');
+    // a re-fetch of the same bytes is the same page too
+    const again = createPage({ url: 'http://en-site.test/1?again', body: readFileSync(path.join(fixtures, 'en-site', 'page1.html')) });
+    expect(t.observe(again).skipped).toBe('duplicate');
+    expect(t.pageCount).toBe(1);
+    expect(t.ready).toBe(false);
+  });
+
+  it('counts nothing for pages with no text', () => {
+    const t = new TemplateLearner();
+    const empty = createPage({ url: 'http://x.test/', body: '<html><body><img src="a.png"><div> </div></body></html>' });
+    expect(empty.segments).toHaveLength(0);
+    expect(t.observe(empty).skipped).toBe('empty');
+    expect(t.observe(createPage({ url: 'http://x.test/2', body: '' })).skipped).toBe('empty');
+    expect(t.pageCount).toBe(0);
+    expect(subtractTemplate([], t)).toEqual([]);
+    expect(applyTemplate([], t)).toBeUndefined();
+  });
+
+  it('notices a redesign mid-crawl and re-learns from the new layout', () => {
+    const old = loadSite('en-site').pages;
+    const { pages: fresh, expected } = loadSite('redesign');
+    const t = new TemplateLearner();
+    for (const p of old) t.observe(p);
+    // the old template does not fit a new-layout page: no narrowing (fall back)
+    expect(applyTemplate(fresh[0]!.segments, t)).toBeUndefined();
+    const results = fresh.slice(0, 3).map((p) => t.observe(p));
+    expect(results.map((r) => r.coverage! < 0.2)).toEqual([true, true, true]);
+    expect(results[2]!.relearned).toBe(true);
+    expect(t.relearnedCount).toBe(1);
+    // the new template holds the new chrome and none of the old
+    expect(t.hasSegment(fresh[0]!.segments[0]!)).toBe(true);
+    expect(fresh[0]!.segments[0]!.text).toBe('LANTERN Subscribe for 1 a week Sign in');
+    expect(t.has('html/body/nav/ul/li', 'Home')).toBe(false);
+    const eff = texts(applyTemplate(fresh[3]!.segments, t) ?? []);
+    for (const line of expected[3]!.content) expect(eff).toContain(line);
+    for (const line of expected[3]!.boilerplate) expect(eff).not.toContain(line);
+  });
+
+  it('does not re-learn on a single odd page', () => {
+    const old = loadSite('en-site').pages;
+    const odd = loadSite('redesign').pages[0]!;
+    const t = new TemplateLearner();
+    for (const p of old.slice(0, 3)) t.observe(p);
+    t.observe(odd);
+    t.observe(old[3]!);
+    expect(t.relearnedCount).toBe(0);
+    expect(t.has('html/body/nav/ul/li', 'Home')).toBe(true);
+  });
+
+  it('round-trips through JSON with the same template', () => {
+    const { pages } = loadSite('en-site');
+    const t = new TemplateLearner();
+    for (const p of pages.slice(0, 3)) t.observe(p);
+    const json = JSON.parse(JSON.stringify(t));
+    const u = TemplateLearner.fromJSON(json)!;
+    expect(u).toBeDefined();
+    expect([...u.template()].sort()).toEqual([...t.template()].sort());
+    expect(u.pageCount).toBe(t.pageCount);
+    // it still knows page 1 (duplicate) and keeps learning
+    expect(u.observe(pages[0]!).skipped).toBe('duplicate');
+    u.observe(pages[3]!);
+    expect(u.pageCount).toBe(4);
+    expect(TemplateLearner.fromJSON({ v: 99 })).toBeUndefined();
+    expect(TemplateLearner.fromJSON('nonsense')).toBeUndefined();
+  });
+
+  it('keeps memory bounded', () => {
+    const t = new TemplateLearner({ maxKeys: 200, window: 8 });
+    for (let i = 0; i < 60; i++) {
+      const segs = [{ path: 'html/body/nav', text: 'Home' }, { path: 'html/body/footer', text: '© Site' }];
+      for (let j = 0; j < 50; j++) segs.push({ path: 'html/body/p', text: `page ${i} line ${j}` });
+      t.observe({ segments: segs });
+      expect(t.keyCount).toBeLessThanOrEqual(200);
+      expect(t.pageCount).toBeLessThan(16);
+    }
+    expect(t.has('html/body/nav', 'Home')).toBe(true);
+    expect(t.has('html/body/p', 'page 59 line 3')).toBe(false);
+  });
+
+  it('a line added to the template late still becomes template (decay)', () => {
+    const t = new TemplateLearner({ window: 8 });
+    const page = (i: number, extra: boolean) => ({ segments: [{ path: 'nav', text: 'Home' }, ...(extra ? [{ path: 'nav', text: 'New section' }] : []), { path: 'p', text: `story ${i}` }] });
+    for (let i = 0; i < 100; i++) t.observe(page(i, false));
+    for (let i = 100; i < 112; i++) t.observe(page(i, true));
+    expect(t.has('nav', 'New section')).toBe(true);
+  });
+
+  it('tag paths: collapsed mode tolerates an extra wrapper div', () => {
+    expect(normalisePath('html/body/div/div/div/ul/li', 'collapsed')).toBe('html/body/div/ul/li');
+    expect(segmentKey('html/body/div/ul/li', 'Jobs')).toBe(segmentKey('html/body/div/div/ul/li', 'Jobs'));
+    expect(segmentKey('html/body/div/ul/li', 'Jobs', 'full')).not.toBe(segmentKey('html/body/div/div/ul/li', 'Jobs', 'full'));
+    expect(segmentKey('html/body/ul/li', 'Jobs')).not.toBe(segmentKey('html/body/ol/li', 'Jobs'));
+  });
+});
+
+describe('template middleware', () => {
+  function chainRun(store: MemorySiteStore, page: Page, site = 'en-site'): PageContext {
+    const ctx = createContext(page, { url: page.url }, { spider: 't', store, log: silentLogger, siteKey: site });
+    learner.process(ctx);
+    diff.process(ctx);
+    return ctx;
+  }
+  const learner = templateLearnerMiddleware({});
+  const diff = setDifferenceMiddleware({});
+
+  it('streams: first page falls back, later pages are narrowed', () => {
+    const store = new MemorySiteStore();
+    const { pages, expected } = loadSite('en-site');
+    const first = chainRun(store, pages[0]!);
+    expect(first.templateApplied).toBe(false);
+    expect(first.segments).toBe(pages[0]!.segments);
+    const second = chainRun(store, pages[1]!);
+    expect(second.templateApplied).toBe(true);
+    expect(texts(second.segments)).toContain(expected[1]!.content[2]);
+    expect(texts(second.segments)).not.toContain('Home');
+  });
+
+  it('a single-page site falls back to single-page extraction', () => {
+    const store = new MemorySiteStore();
+    const ctx = chainRun(store, loadSite('zh-site').pages[0]!, 'lonely');
+    expect(ctx.templateApplied).toBe(false);
+  });
+
+  it('batch: learn() sees every page first; process() does not count them again', () => {
+    const store = new MemorySiteStore();
+    const mw = templateLearnerMiddleware({});
+    const { pages } = loadSite('en-site');
+    for (const p of pages) mw.learn!(createContext(p, { url: p.url }, { spider: 't', store, log: silentLogger, siteKey: 'en-site' }));
+    const t = learnerOf(store.site('en-site'));
+    expect(t.pageCount).toBe(4);
+    const ctx = createContext(pages[0]!, { url: pages[0]!.url }, { spider: 't', store, log: silentLogger, siteKey: 'en-site' });
+    mw.process(ctx);
+    diff.process(ctx);
+    expect(t.pageCount).toBe(4);
+    // page 1 is narrowed using what pages 2–4 taught
+    expect(ctx.templateApplied).toBe(true);
+    expect(texts(ctx.segments)).not.toContain('Most read');
+  });
+
+  it('persists the learner through a lowdb store and reloads it in the next crawl', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gleaner-tpl-'));
+    try {
+      const file = path.join(dir, 'state.json');
+      const { pages } = loadSite('en-site');
+      const s1 = await LowdbSiteStore.open(file);
+      for (const p of pages.slice(0, 3)) chainRun(s1, p);
+      await s1.flush();
+      const before = learnerOf(s1.site('en-site'));
+      const raw = JSON.parse(readFileSync(file, 'utf8'));
+      expect(raw.sites['en-site'][SITE_DATA_KEY].v).toBe(1);
+      const s2 = await LowdbSiteStore.open(file);
+      const ctx = chainRun(s2, pages[3]!);
+      expect(ctx.templateApplied).toBe(true); // template from the previous crawl applies at once
+      const after = learnerOf(s2.site('en-site'));
+      expect(after.pageCount).toBe(before.pageCount + 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a near-duplicate pair does not erase the article (falls back instead)', () => {
+    const store = new MemorySiteStore();
+    const body = readFileSync(path.join(fixtures, 'en-site', 'page1.html'), 'utf8');
+    const a = createPage({ url: 'http://d.test/a', body });
+    const b = createPage({ url: 'http://d.test/b', body: body.replace('Advertisement', 'Sponsored') });
+    chainRun(store, a, 'dup');
+    const ctx = chainRun(store, b, 'dup');
+    expect(ctx.templateApplied).toBe(false);
+    expect(texts(ctx.segments)).toContain('River town votes to rebuild its old stone bridge');
+  });
+});
+
+describe('set difference + rule filters on the fixtures', () => {
+  it('drops embedded code and keeps the article (English and Chinese)', () => {
+    for (const site of ['en-site', 'zh-site']) {
+      const { pages, expected } = loadSite(site);
+      const t = new TemplateLearner();
+      for (const p of pages) t.observe(p);
+      pages.forEach((p, i) => {
+        const eff = texts(filterSegments(subtractTemplate(p.segments, t), { lang: p.lang() }));
+        for (const line of expected[i]!.content) expect(eff).toContain(line);
+        if (expected[i]!.code) {
+          expect(texts(p.segments)).toContain(expected[i]!.code);
+          expect(eff).not.toContain(expected[i]!.code);
+        }
+      });
+    }
+  });
+});
