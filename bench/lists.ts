@@ -22,6 +22,8 @@ interface Gold {
   urlGuess?: string;
   base_url_used_in_test?: string | null;
   items?: Array<{ url: string | null; title?: string | null }> | null;
+  itemsComplete?: boolean;
+  notItems?: string[];
   expected_items?: Array<{ url: string }>;
   expected_item_count?: number;
   expected_record_count_from_test?: number;
@@ -67,15 +69,28 @@ const COUNT_SETS = ['mdr', 'gerapy'];
 const rows: (string | number)[][] = [];
 const perSet = new Map<string, number[][]>();
 const countRows: (string | number)[][] = [];
+const partialRows: (string | number)[][] = [];
+const peerGold = new Set<string>();
 for (const set of ITEM_SETS) {
   for (const e of readManifest(`lists/${set}/manifest.jsonl`)) {
     const g = readExpected<Gold>(e);
     const goldItems = g?.items ?? g?.expected_items;
     if (!goldItems?.length) continue;
-    const gold = new Set(goldItems.filter((i) => i.url).map((i) => normUrl(i.url!)));
+    const base = pageUrl(e, g);
+    // Gold URLs are written as in the page (some relative): resolve them against the page URL.
+    const gold = new Set(goldItems.filter((i) => i.url).map((i) => normUrl(new URL(i.url!, base).href)));
+    if (!gold.size) continue;
     const r = run(e, g);
     const pred = new Set(r.items.map((i) => normUrl(i.url)));
+    if (g?.itemsComplete === false) {
+      // A partial gold (some items that must be found, some URLs that must not): recall only.
+      const found = [...gold].filter((u) => pred.has(u)).length;
+      const wrong = (g.notItems ?? []).filter((u) => pred.has(normUrl(new URL(u, base).href))).length;
+      partialRows.push([e.id, gold.size, found, (g.notItems ?? []).length, wrong, pred.size]);
+      continue;
+    }
     const [p, rc, f] = prf(pred, gold);
+    if (!g?.items && g?.expected_items) peerGold.add(e.id); // a peer's own output, not a human label
     if (!perSet.has(set)) perSet.set(set, []);
     perSet.get(set)!.push([p, rc, f]);
     rows.push([e.id, gold.size, pred.size, p, rc, f]);
@@ -109,11 +124,22 @@ for (const [set, xs] of perSet) {
   setRows.push([set, xs.length, ...[0, 1, 2].map((i) => xs.reduce((s, x) => s + x[i]!, 0) / xs.length)]);
 }
 setRows.push(['all pages', all.length, ...[0, 1, 2].map((i) => all.reduce((s, x) => s + x[i]!, 0) / all.length)]);
+const human = rows.filter((r) => !peerGold.has(String(r[0])));
+setRows.push(['all, without peer-output gold', human.length, ...[3, 4, 5].map((i) => human.reduce((s, x) => s + (x[i] as number), 0) / human.length)]);
 printTable(['data set', 'pages', 'P', 'R', 'F1'], setRows);
+if (partialRows.length) {
+  console.log('\n### Partial gold (items that must be found, URLs that must not be items)\n');
+  printTable(['page', 'must find', 'found', 'must not', 'wrongly found', 'items'], partialRows);
+}
 console.log('\n### Record counts (gold = a count only: mdr test counts; Gerapy regression counts, not independent labels)\n');
 printTable(['page', 'gold n', 'found', 'P', 'R', 'F1'], countRows);
 
 // ---- 2. next page
+// Scored on the pages autopager labelled (hasPaginationLabel): right when the prediction is one of
+// the NEXT links, or when neither gold nor prediction has one. Unlabelled pages are not negatives
+// (several show a real next link), so they are reported apart. Pages where the prediction is the
+// link labelled PREV and that link says "older …" are counted too: autopager's labellers call
+// "Newer posts" NEXT on some blogs, Gleaner follows the page sequence (page N → N+1 = older).
 const apRows: (string | number)[][] = [];
 let right = 0;
 let total = 0;
@@ -121,14 +147,26 @@ let withNext = 0;
 let withNextRight = 0;
 let noNext = 0;
 let falseNext = 0;
+let olderAsNext = 0;
+let unlabelled = 0;
+let unlabelledWithNext = 0;
+interface ApGold {
+  paginationLinks?: Record<string, Array<{ url: string | null; text?: string }>>;
+}
 for (const e of readManifest('lists/autopager/manifest.jsonl')) {
-  const g = readExpected<Gold>(e);
-  const gold = new Set((g?.pagination?.next ?? []).filter((u): u is string => !!u && !u.startsWith('javascript:')).map(normUrl));
+  const g = readExpected<Gold & ApGold>(e);
   const r = run(e, g);
   const pred = r.nextPage ? normUrl(r.nextPage) : undefined;
+  if (!g?.hasPaginationLabel) {
+    unlabelled++;
+    if (pred) unlabelledWithNext++;
+    continue;
+  }
+  const gold = new Set((g?.pagination?.next ?? []).filter((u): u is string => !!u && !u.startsWith('javascript:')).map(normUrl));
   const ok = gold.size ? pred !== undefined && gold.has(pred) : pred === undefined;
   total++;
   if (ok) right++;
+  else if (pred && (g.paginationLinks?.PREV ?? []).some((l) => l.url && normUrl(l.url) === pred && /older|ouder|ältere|anciens|antigu/i.test(l.text ?? ''))) olderAsNext++;
   if (gold.size) {
     withNext++;
     if (ok) withNextRight++;
@@ -138,10 +176,10 @@ for (const e of readManifest('lists/autopager/manifest.jsonl')) {
   }
   if (!ok && verbose) apRows.push([e.id, [...gold][0] ?? '-', pred ?? '-']);
 }
-console.log('\n### Next page (lists/autopager, hand-labelled NEXT)\n');
+console.log('\n### Next page (lists/autopager, pages with hand-labelled pagination)\n');
 if (verbose) printTable(['page', 'gold next', 'predicted'], apRows);
 printTable(
-  ['pages', 'accuracy (all)', 'pages with NEXT', 'next found right', 'pages without NEXT', 'false next'],
-  [[total, right / total, withNext, withNextRight / withNext, noNext, falseNext]],
+  ['labelled pages', 'accuracy', 'with NEXT', 'NEXT found', 'without NEXT', 'false next', 'wrong = "older" link labelled PREV', 'unlabelled pages', 'with a next found'],
+  [[total, right / total, withNext, withNextRight / withNext, noNext, falseNext, olderAsNext, unlabelled, unlabelledWithNext]],
 );
 console.log(`\nextractList time per page (after parsing): median ${median(times).toFixed(2)} ms over ${times.length} pages (shared CPU)`);

@@ -20,7 +20,7 @@ export const MIN_RECORDS = 3;
 /** A record holding more links than this is a page section, not a list entry (a news teaser has
  * title, image, category, author, comments: well under 30). Also bounds the work per record. */
 export const MAX_ANCHORS_PER_RECORD = 30;
-/** Deepest tag path from record to title link considered (`div/div/h3/span/a` is 5). */
+/** Most levels climbed from a link to its record (`div/div/h3/span/a` is 5). */
 export const MAX_LINK_DEPTH = 7;
 /** Title widths (Han/kana/hangul characters count 2, others 1): Gerapy's prior is a Gaussian
  * with mean 26 and σ 6 Chinese characters (≈ 52 width); English headlines run 30–90 characters.
@@ -36,10 +36,19 @@ export const MIN_RECORD_SIMILARITY = 0.34;
 
 /** Containers whose tag or id/class says navigation, chrome or a secondary widget. */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu']);
-const CHROME_HINT =
-  /(?:^|[-_\s])(?:nav|navbar|navigation|navi|menu|menus|menubar|topbar|footer|foot|ft|header|hd|masthead|sidebar|side|aside|sider|breadcrumbs?|crumbs?|widget|widgets|tags?|tagcloud|copyright|friend|friendlinks|links|share|social|login|account|toolbar|subnav|dropdown|lang|language|cookie|banner)(?:[-_\s]|$)/i;
+/** Chrome words, matched per class/id token: the whole token, the word as a prefix
+ * (`footer-links`, `nav_main`) or after a placement word (`site-header`, `main-nav`). Not as any
+ * suffix: `release-header` or `entry-header` sit inside list records, and GitHub's content
+ * wrapper is `experiment-repo-nav`. */
+const CHROME_WORDS =
+  'nav|navbar|navigation|navi|menu|menus|menubar|topbar|footer|foot|ft|header|hd|masthead|sidebar|side|aside|sider|breadcrumbs?|crumbs?|widget|widgets|tags?|tagcloud|copyright|friend|friendlinks?|blogroll|share|sharing|social|login|account|toolbar|subnav|dropdown|cookie|cookies|banner';
+const CHROME_HINT = new RegExp(
+  `^(?:(?:site|page|global|main|top|primary|secondary|bottom|left|right|mobile|sub)[-_])?(?:${CHROME_WORDS})(?:[-_][a-z0-9-_]*)?$`,
+  'i',
+);
 /** Secondary lists next to the main one (trending, related …): a milder penalty. */
-const SECONDARY_HINT = /(?:^|[-_\s])(?:related|popular|hot|trending|rank|ranking|top|most|recommend|recommended|also|more|latest|recent)(?:[-_\s]|$)/i;
+const SECONDARY_HINT = /^(?:[a-z]+[-_])?(?:related|popular|hot|trending|rank|ranking|most|recommend|recommended|also)(?:[-_][a-z0-9-_]*)?$/i;
+const hintTokens = (el: Element) => `${el.attribs.id ?? ''} ${el.attribs.class ?? ''}`.split(/\s+/).filter(Boolean);
 /** Penalty factors for clusters inside chrome or secondary containers (measured on the list
  * benchmark: a main list outscores a site menu of 2–3× its size, not more). */
 const CHROME_FACTOR = 0.25;
@@ -49,6 +58,26 @@ const SECONDARY_FACTOR = 0.6;
  * only (full date parsing is too slow for every record of every page). */
 export const DATE_LIKE =
   /(?:\b(?:19|20)\d\d[-/.年](?:0?[1-9]|1[0-2])(?:[-/.月](?:0?[1-9]|[12]\d|3[01]))?|\b(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)?\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}\.? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez)[a-z]*\b|\d+ ?(?:分钟|小时|天)前|\b\d+ (?:minutes?|hours?|days?|weeks?) ago\b|\b\d{1,2}:\d\d\b)/i;
+
+/** Layout wrappers left out of record-to-link paths: `div/h2/a` and `h2/a` are the same title
+ * link in two records of one list (a search engine wraps some titles in an extra div). */
+const WRAPPER_TAGS = new Set(['div', 'span', 'font', 'b', 'strong', 'em', 'i', 'center', 'section', 'small', 'big', 'u', 'nobr']);
+
+/** Weight of a link text taken from a title/alt attribute when choosing the title link. */
+const FALLBACK_TEXT_WEIGHT = 0.5;
+/** Preference for title links inside headings (h1–h6). */
+const HEADING_PATH = /(?:^|\/)h[1-6](?:\/|$)/;
+const HEADING_BONUS = 1.3;
+/** A link in a heading is a title whatever its length ("v2.10", a product code): floor of its fit. */
+const HEADING_MIN_FIT = 0.5;
+/** How much of the missing title fit rich records make up (see `fit` in buildCluster). */
+const RICH_FIT_SHARE = 0.5;
+/** Non-link characters per record at which a list counts as "rich" (teasers with a snippet or a
+ * date line); menus and tag clouds have none. */
+const RICH_RECORD_CHARS = 80;
+/** An entry whose title is narrower than this share of the cluster's median width (and below
+ * TITLE_MIN_WIDTH) is a by-line or a count in the same slot, not a title. */
+const SHORT_ENTRY_SHARE = 0.25;
 
 export interface ClusterEntry {
   url: string;
@@ -64,6 +93,8 @@ export interface LinkCluster {
   container: number;
   /** Tag of the records. */
   recordTag: string;
+  /** Class signature of the first record (see classSignature). */
+  recordClass: string;
   /** DFS indices of the records (with a title link). */
   records: number[];
   /** Tag path from record to title link, e.g. `h2/a`. */
@@ -105,6 +136,11 @@ export function titleFit(width: number): number {
 export function anchorText(el: Element): string {
   const t = collapse(textOf(el));
   if (t) return t;
+  return anchorFallbackText(el);
+}
+
+/** Title attribute or image alt of a link without text. */
+export function anchorFallbackText(el: Element): string {
   const title = el.attribs.title?.trim();
   if (title) return collapse(title);
   const stack = [...el.children];
@@ -129,16 +165,29 @@ function chromeFactors(dom: DomIndex): Float32Array {
     if (node instanceof Element) {
       if (CHROME_TAGS.has(node.name)) v = Math.min(v, CHROME_FACTOR);
       else {
-        const hint = `${node.attribs.id ?? ''} ${node.attribs.class ?? ''} ${node.attribs.role ?? ''}`;
-        if (hint.length > 2) {
-          if (CHROME_HINT.test(hint) || /navigation|banner|contentinfo/.test(node.attribs.role ?? '')) v = Math.min(v, CHROME_FACTOR);
-          else if (SECONDARY_HINT.test(hint)) v = Math.min(v, SECONDARY_FACTOR);
-        }
+        const tokens = hintTokens(node);
+        if (tokens.some((t) => CHROME_HINT.test(t)) || /navigation|banner|contentinfo|menu/.test(node.attribs.role ?? '')) v = Math.min(v, CHROME_FACTOR);
+        else if (tokens.some((t) => SECONDARY_HINT.test(t))) v = Math.min(v, SECONDARY_FACTOR);
       }
     }
     f[i] = v;
   }
   return f;
+}
+
+/** Class tokens that mark a record's state or position, not its kind. */
+const STATE_CLASSES = /^(?:odd|even|first|last|active|current|selected|on|hover|clearfix|cf|new|hot|top|item|alt|row|col|show|hide|hidden|visible|open|closed|expanded|collapsed|js-.*|is-.*|has-.*)$/i;
+
+/** A record's class signature: its class tokens without digits and state words, sorted. */
+export function classSignature(el: Element): string {
+  const cls = el.attribs.class;
+  if (!cls) return '';
+  return cls
+    .split(/\s+/)
+    .map((t) => t.replace(/\d+/g, ''))
+    .filter((t) => t.length > 1 && !STATE_CLASSES.test(t))
+    .sort()
+    .join(' ');
 }
 
 interface RecordLinks {
@@ -175,8 +224,11 @@ export function findLinkClusters(page: Page): LinkCluster[] {
   for (let pi = 0; pi < dom.size; pi++) {
     const parentEl = nodes[pi];
     if (!(parentEl instanceof Element) || dom.anchorCount[pi]! < MIN_RECORDS) continue;
-    // Group element children by tag (class names vary per record: odd/even, first/last, ids).
+    // Group element children by tag (class names vary per record: odd/even, first/last, ids),
+    // and also by tag + class signature where classes tell record kinds apart (a title row and
+    // a by-line row of one table). Both compete on score.
     const groups = new Map<string, number[]>();
+    const byClass = new Map<string, number[]>();
     for (const c of parentEl.children) {
       if (!(c instanceof Element)) continue;
       const ci = page.indexOf(c);
@@ -186,9 +238,19 @@ export function findLinkClusters(page: Page): LinkCluster[] {
       let g = groups.get(c.name);
       if (!g) groups.set(c.name, (g = []));
       g.push(ci);
+      const key = `${c.name}.${classSignature(c)}`;
+      let h = byClass.get(key);
+      if (!h) byClass.set(key, (h = []));
+      h.push(ci);
     }
     for (const [tag, members] of groups) {
       if (members.length < MIN_RECORDS) continue;
+      const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome);
+      if (cluster) clusters.push(cluster);
+    }
+    for (const [key, members] of byClass) {
+      const tag = key.slice(0, key.indexOf('.'));
+      if (members.length < MIN_RECORDS || members.length === groups.get(tag)!.length) continue;
       const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome);
       if (cluster) clusters.push(cluster);
     }
@@ -210,27 +272,28 @@ function buildCluster(
   const nodes = dom.page.nodes;
   const records: RecordLinks[] = [];
   const pathCount = new Map<string, number>();
+  const linkFit = (a: number) => titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT);
   for (const m of members) {
     const byPath = new Map<string, number>();
     if (nodes[m] instanceof Element && (nodes[m] as Element).name === 'a') {
       byPath.set('', m);
     } else {
       for (const a of anchorsIn(dom, m)) {
-        // tag path from the record (exclusive) down to the link (inclusive)
+        // tag path from the record (exclusive) down to the link (inclusive), wrappers left out
         const parts: string[] = [];
         let k = a;
-        let ok = true;
-        while (k !== m) {
-          if (parts.length >= MAX_LINK_DEPTH || k < 0) {
-            ok = false;
-            break;
-          }
-          parts.push((nodes[k] as Element).name);
+        let levels = 0;
+        while (k !== m && k >= 0 && levels <= MAX_LINK_DEPTH) {
+          const name = (nodes[k] as Element).name;
+          if (k === a || !WRAPPER_TAGS.has(name)) parts.push(name);
           k = dom.parent[k]!;
+          levels++;
         }
-        if (!ok) continue;
+        if (k !== m) continue;
         const path = parts.reverse().join('/');
-        if (!byPath.has(path)) byPath.set(path, a);
+        // several links on one path (vote arrow, title, site): keep the most title-like
+        const prev = byPath.get(path);
+        if (prev === undefined || linkFit(prev) < linkFit(a)) byPath.set(path, a);
       }
     }
     if (!byPath.size) continue;
@@ -248,11 +311,12 @@ function buildCluster(
     for (const r of records) {
       const a = r.byPath.get(path);
       if (a === undefined) continue;
-      const w = textWidth(linkText(a));
-      width += w;
-      fit += titleFit(w);
+      width += textWidth(linkText(a));
+      // a title written as link text beats one borrowed from a title/alt attribute (icons)
+      fit += linkFit(a);
     }
-    const value = fit; // sum of fits: support × mean fit
+    // sum of fits = support × mean fit; a link inside a heading is a title by markup
+    const value = fit * (HEADING_PATH.test(path) ? HEADING_BONUS : 1);
     if (!best || value > best.value) best = { path, value, width: width / count };
   }
   if (!best) return undefined;
@@ -287,14 +351,34 @@ function buildCluster(
     entries.push({ url, title, anchor: a, record: r.index });
   }
   if (entries.length < MIN_RECORDS) return undefined;
+  const similarity = simSum / entries.length;
+  // Drop by-lines and counters that share the title slot with real titles (a user name in the
+  // second row of a two-row record).
+  const widths = entries.map((e) => textWidth(e.title)).sort((a, b) => a - b);
+  const medianWidth = widths[widths.length >> 1]!;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const w = textWidth(entries[i]!.title);
+    if (w < SHORT_ENTRY_SHARE * medianWidth && medianWidth >= TITLE_GOOD_WIDTH) {
+      entries.splice(i, 1);
+      kept.splice(i, 1);
+    }
+  }
+  if (entries.length < MIN_RECORDS) return undefined;
   const n = entries.length;
-  const similarity = simSum / n;
   const meanWidth = widthSum / n;
   const datedShare = dated / n;
-  const fit = entries.reduce((s, e) => s + titleFit(textWidth(e.title)), 0) / n;
+  const heading = HEADING_PATH.test(best.path);
+  const rawFit = entries.reduce((s, e) => s + Math.max(heading ? HEADING_MIN_FIT : 0, titleFit(textWidth(e.title))), 0) / n;
   const chromeFactor = chrome[container]!;
   // Size on a log scale (Gerapy: log10(items + 1)), times title fit, similarity, chrome penalty;
   // dated records are list entries almost by definition.
-  const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare);
-  return { container, recordTag, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
+  let extra = 0;
+  for (const e of entries) extra += dom.chars[e.record]! - dom.linkChars[e.record]!;
+  const richness = Math.min(1, extra / n / RICH_RECORD_CHARS);
+  // Short link texts in rich records are names (people, products, places): records with a body
+  // of text are entries even when their link is short; bare short links are a menu.
+  const fit = rawFit + (1 - rawFit) * RICH_FIT_SHARE * richness;
+  const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare) * (1 + 0.5 * richness);
+  const recordClass = classSignature(nodes[kept[0]!] as Element);
+  return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
 }

@@ -48,19 +48,43 @@ function ancestorWithin(dom: ReturnType<typeof domIndex>, a: number, b: number, 
   return false;
 }
 
-/** The main list: the best cluster plus same-shaped clusters beside it. */
+const inside = (dom: ReturnType<typeof domIndex>, i: number, root: number) => i >= root && i <= dom.end[root]!;
+
+/**
+ * Lists inside the records of `outer` (ALGORITHMS §6: "keep the deeper of nested parents"): a
+ * page of sections, each a list, shows both as clusters — the sections (one link each) and the
+ * lists in them. Returns the inner clusters (non-overlapping, best first) when together they
+ * hold more entries than the outer one.
+ */
+function innerLists(dom: ReturnType<typeof domIndex>, outer: LinkCluster, clusters: LinkCluster[]): LinkCluster[] | undefined {
+  const inner: LinkCluster[] = [];
+  for (const c of clusters) {
+    if (c === outer || c.score < outer.score * MERGE_SCORE_SHARE || c.chromeFactor < outer.chromeFactor) continue;
+    if (c.container === outer.container || !inside(dom, c.container, outer.container)) continue;
+    if (!outer.records.some((r) => inside(dom, c.container, r))) continue;
+    if (inner.some((k) => inside(dom, c.container, k.container) || inside(dom, k.container, c.container))) continue;
+    inner.push(c);
+  }
+  const total = inner.reduce((s, c) => s + c.entries.length, 0);
+  return inner.length >= 2 && total > outer.entries.length ? inner : undefined;
+}
+
+/** The main list: the best cluster (or the lists nested in its records) plus same-shaped
+ * clusters beside it. */
 export function mainListClusters(page: Page): LinkCluster[] {
   const clusters = findLinkClusters(page);
   if (!clusters.length) return [];
   const dom = domIndex(page);
   const best = clusters[0]!;
-  const chosen = [best];
-  for (const c of clusters.slice(1)) {
-    if (c.score < best.score * MERGE_SCORE_SHARE) break;
-    if (c.recordTag !== best.recordTag || c.titlePath !== best.titlePath) continue;
-    // nested inside an already chosen cluster (or containing one): the same list seen twice
-    if (chosen.some((k) => (c.container >= k.container && c.container <= dom.end[k.container]!) || (k.container >= c.container && k.container <= dom.end[c.container]!))) continue;
-    if (chosen.some((k) => ancestorWithin(dom, k.container, c.container, MERGE_LEVELS))) chosen.push(c);
+  const chosen = innerLists(dom, best, clusters) ?? [best];
+  const overlaps = (c: LinkCluster) => chosen.some((k) => inside(dom, c.container, k.container) || inside(dom, k.container, c.container));
+  if (chosen.length === 1) {
+    for (const c of clusters.slice(1)) {
+      if (c.score < best.score * MERGE_SCORE_SHARE) break;
+      if (c.recordTag !== best.recordTag || c.titlePath !== best.titlePath || overlaps(c)) continue;
+      // beside it, or the same kind of record (same class signature) elsewhere on the page
+      if (chosen.some((k) => ancestorWithin(dom, k.container, c.container, MERGE_LEVELS) || (k.recordClass !== '' && k.recordClass === c.recordClass))) chosen.push(c);
+    }
   }
   return chosen;
 }

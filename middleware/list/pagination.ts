@@ -18,7 +18,7 @@ import { anchorText } from './clusters.js';
 const NEXT_WORDS = new Set([
   'next', 'next page', 'next »', 'next posts', 'next entries', 'next results', 'next articles', 'older', 'older posts',
   'older entries', 'older articles', 'older stories', 'more posts', 'more articles', 'more stories', 'load more',
-  'show more', 'more results', 'see more', 'view more', 'continue', 'continued',
+  'more results', 'continued', 'continued on next page',
   '下一页', '下一頁', '下页', '下頁', '后页', '後頁', '下一页»',
   '次へ', '次のページ', '次のページへ', '次の記事', '次', '다음', '다음 페이지',
   'weiter', 'nächste', 'nächste seite', 'vorwärts', 'ältere beiträge', 'ältere einträge',
@@ -44,6 +44,9 @@ const NOT_PAGINATION = /^(下一篇|上一篇|next (article|post|story)|previous
 /** Lone forward arrows (a lone `»` is the commonest next link; `»»`/`>>|` mean "last"). */
 const FORWARD_ARROWS = new Set(['›', '»', '>', '→', '⟩', '❯', '▶', '►', '⇒', '〉', '>>', '≫', '⟶']);
 const BACKWARD_ARROWS = /^[‹«<←⟨❮◀◄〈≪]+|[‹«<←⟨❮◀◄〈≪]+$/;
+/** "Next" followed by a page noun or a count ("Next 10", "next page ›"); not a title that starts
+ * with the word ("Next Year 2016"). */
+const NEXT_PHRASE = /^(?:next|older)\s*(?:page|pages|\d{1,3}|results?|entries|posts|articles|stories|items|threads|topics)?$/;
 const LAST_MARK = /»»|>>\||>\||⇥|⏭/;
 /** Decoration stripped before matching link words. */
 const DECOR = /^[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+|[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+$/g;
@@ -219,6 +222,8 @@ export function findPagination(page: Page): Pagination {
   })();
   const cur = current ?? currentFromUrl ?? 1;
 
+  // URL of the link numbered current+1 in the pager: a forward link to the same URL is confirmed.
+  const following = numbered.find((n) => n.num === cur + 1 && inPager(n.index))?.url;
   for (const c of cands) {
     const el = nodes[c.index] as Element;
     const raw = c.text.toLowerCase();
@@ -237,13 +242,15 @@ export function findPagination(page: Page): Pagination {
     if (NOT_PAGINATION.test(word) || NOT_PAGINATION.test(label)) continue;
     if (/(?:^|\s)next(?:\s|$)/i.test(el.attribs.rel ?? '')) s += 10;
     if (/(?:^|\s)prev(?:ious)?(?:\s|$)/i.test(el.attribs.rel ?? '')) s -= 10;
-    if (NEXT_WORDS.has(word) || NEXT_WORDS.has(label)) s += 6;
-    else if (/^(next|older|下一|次の)/.test(word) && word.length <= 24) s += 5;
+    const nextWord = NEXT_WORDS.has(word) || NEXT_WORDS.has(label) || NEXT_PHRASE.test(word);
+    if (nextWord) s += 6;
     if (NOT_NEXT_WORDS.has(word) || NOT_NEXT_WORDS.has(label) || /^(prev|newer|上一|前の)/.test(word)) s -= 8;
     const arrow = raw.replace(/\s+/g, '');
     if (FORWARD_ARROWS.has(arrow)) s += 3;
     if (LAST_MARK.test(raw) || BACKWARD_ARROWS.test(raw.trim())) s -= 4;
-    if (NEXT_CLASS.test(hints)) s += 5;
+    // A next class on a link whose text says something else ("Show all") is a styling reuse.
+    const arrowOnly = FORWARD_ARROWS.has(raw.replace(/\s+/g, '')) || !word;
+    if (NEXT_CLASS.test(hints)) s += nextWord || arrowOnly ? 5 : 2;
     if (PREV_CLASS.test(hints)) s -= 3;
     const step = urlStep(page.url, c.url);
     if (step === 1 || step === 'added') s += 3;
@@ -252,6 +259,7 @@ export function findPagination(page: Page): Pagination {
     const num = pageNumberText(c.text);
     if (num !== undefined && num === cur + 1 && inPager(c.index)) s += 3;
     if (inPager(c.index) || PAGER_HINT.test(hints)) s += 1;
+    if (following && c.url === following && num === undefined) s += 2;
     c.score = s;
   }
   let best: Candidate | undefined;
