@@ -12,6 +12,8 @@ import { jsonLdArticles } from './title.js';
 
 /** A byline longer than this is a sentence, not a name list. */
 const MAX_AUTHOR_LENGTH = 80;
+/** Latin-script bylines longer than this many words are sentences (four names of two words, "and"s). */
+const MAX_LATIN_NAME_WORDS = 10;
 /** Elements scanned for Chinese cues: within this many DFS nodes after the headline (bylines sit
  * between the headline and the body) or in the last lines of the body. */
 const CUE_WINDOW = 300;
@@ -21,21 +23,43 @@ const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 
 const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字)\s*[:：]?\s*((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
 /** Text that is not a person (outlets, roles, generic labels). */
 const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@/i;
+/** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
+const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|本人|个人|网友|读者|未知|手记|自曝|见面)/;
+/** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
+const OUTLET = /(?:网|报|社|台|新闻|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
+/** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
+const ZH_NAME_LIST = /^[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}$/u;
 /** English byline prefix. */
 const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
 
-function cleanName(raw: string | undefined): string | undefined {
+function cleanName(raw: string | undefined, siteNames: string[] = []): string | undefined {
   if (!raw) return undefined;
   let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
+  s = s.split(/责任编辑|责编|\[责任|【责任/)[0]!.trim();
   // cut at a date, a separator or a role
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布|编辑)/i)[0]!.trim();
   s = s.replace(/[,，;；:：]+$/, '').trim();
   if (!s || s.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(s)) return undefined;
-  if (!/\p{L}/u.test(s)) return undefined;
+  if (!/\p{L}/u.test(s) || /^[[【(（]/.test(s)) return undefined;
+  if (/\p{Script=Han}/u.test(s)) {
+    // Chinese: a name list, not an outlet, not a verb after a cue, not the site's name
+    if (!ZH_NAME_LIST.test(s) || OUTLET.test(s) || ZH_NOT_NAME.test(s)) return undefined;
+  } else if (s.split(/\s+/).length > MAX_LATIN_NAME_WORDS) return undefined;
+  if (siteNames.some((n) => n && (n === s || n.includes(s)))) return undefined;
   return s;
 }
 
-function jsonLdAuthor(page: Page): string | undefined {
+/** Names of the site (og:site_name, the parts of `<title>` around the headline): never the writer. */
+function siteNames(page: Page): string[] {
+  const out: string[] = [];
+  const sn = page.meta.get('og:site_name') ?? page.meta.get('application-name');
+  if (sn) out.push(collapse(sn));
+  const parts = page.title.split(/\s*[-|_–—]\s*/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 1) out.push(...parts.slice(1));
+  return out;
+}
+
+function jsonLdAuthor(page: Page, sites: string[]): string | undefined {
   for (const o of jsonLdArticles(page)) {
     const a = o.author ?? o.creator;
     const list = (Array.isArray(a) ? a : [a]).flatMap((x) => {
@@ -48,22 +72,22 @@ function jsonLdAuthor(page: Page): string | undefined {
       }
       return [];
     });
-    const names = list.map((x) => cleanName(x)).filter((x): x is string => Boolean(x));
+    const names = list.map((x) => cleanName(x, sites)).filter((x): x is string => Boolean(x));
     if (names.length) return [...new Set(names)].join(', ');
   }
   return undefined;
 }
 
-function metaAuthor(page: Page): string | undefined {
+function metaAuthor(page: Page, sites: string[]): string | undefined {
   for (const k of META_KEYS) {
-    const v = cleanName(page.meta.get(k));
+    const v = cleanName(page.meta.get(k), sites);
     if (v) return v;
   }
   return undefined;
 }
 
 /** rel=author, itemprop=author, class author/byline elements (first short one). */
-function elementAuthor(page: Page): string | undefined {
+function elementAuthor(page: Page, sites: string[]): string | undefined {
   for (const node of page.nodes) {
     if (!(node instanceof Element)) continue;
     const a = node.attribs;
@@ -76,8 +100,9 @@ function elementAuthor(page: Page): string | undefined {
     if (!hit || insideComment(node)) continue;
     const nameEl = findItempropName(node);
     const text = collapse(textOf(nameEl ?? node));
-    const v = cleanName(text);
-    if (v && v.length <= MAX_AUTHOR_LENGTH) return v;
+    if (text.length > MAX_AUTHOR_LENGTH) continue;
+    const v = cleanName(text, sites);
+    if (v) return v;
   }
   return undefined;
 }
@@ -102,7 +127,7 @@ function insideComment(node: AnyNode): boolean {
 }
 
 /** Chinese cue words in the lines after the headline (and the last lines of the body). */
-function cueAuthor(page: Page, anchor: number, tailFrom?: number): string | undefined {
+function cueAuthor(page: Page, sites: string[], anchor: number, tailFrom?: number): string | undefined {
   for (const s of page.segments) {
     const near = s.index >= anchor - 20 && s.index <= anchor + CUE_WINDOW;
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
@@ -110,7 +135,7 @@ function cueAuthor(page: Page, anchor: number, tailFrom?: number): string | unde
     if (s.text.length > 200) continue;
     const m = ZH_CUE.exec(s.text);
     if (m) {
-      const v = cleanName(m[1]);
+      const v = cleanName(m[1], sites);
       if (v) return v;
     }
   }
@@ -125,5 +150,6 @@ export interface AuthorOptions {
 }
 
 export function extractAuthor(page: Page, options: AuthorOptions = {}): string | undefined {
-  return jsonLdAuthor(page) ?? metaAuthor(page) ?? elementAuthor(page) ?? cueAuthor(page, options.anchor ?? 0, options.tail);
+  const sites = siteNames(page);
+  return jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cueAuthor(page, sites, options.anchor ?? 0, options.tail);
 }

@@ -13,6 +13,7 @@ import type { Page, Segment } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { Item } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
+import { hanRatio } from '../../src/text/text.js';
 import { buildTree } from './tree.js';
 import { extractContent, type ContentResult } from './content.js';
 import { extractTitle } from './title.js';
@@ -23,6 +24,9 @@ export { extractContent } from './content.js';
 export { extractTitle, cutSiteName, longestCommonSubstring } from './title.js';
 export { extractPublished } from './published.js';
 export { extractAuthor } from './author.js';
+
+/** A title mostly in Han characters on a page without a usable lang: China's zone is the likeliest. */
+const HAN_TITLE_SHARE = 0.5;
 
 export interface ArticleOptions {
   /** Segments left after the earlier stages (template difference, rule filters). */
@@ -46,7 +50,7 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // not cost the article: retry without it.
   if (!body && options.templateApplied) body = extractContent(page, { title: titled?.title }, tree);
   if (!body) return null;
-  const timezone = options.timezone ?? timezoneForLang(page.lang());
+  const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
   const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
   const first = body.paragraphs[0]?.index ?? 0;
   const anchor = headline >= 0 && headline < first ? headline : first;

@@ -24,6 +24,12 @@ const PUBLISH_CUE = /(?:发布|发表|发稿|刊发|出版|更新)?(?:时间|日
 const OTHER_CUE = /(?:modified|last updated|edited|修改|更新于|copyright|©|评论|回复|reply)\s*[:：]?\s*$/i;
 /** A text date more than this many DFS nodes from the headline is unlikely to be its byline date. */
 const NEAR_HEADLINE_NODES = 400;
+/** Relative words ("today", 昨天, hier) are dates only in a short dateline, not in prose. */
+const RELATIVE_LINE_MAX = 40;
+/** Text-date score from which a displayed date with a time beats the machine value: the date sits
+ * right after the headline or after a publishing cue (sites often put a stale or rounded value in
+ * meta, while the page shows the publishing minute). */
+const STRONG_TEXT_SCORE = 1;
 
 export interface PublishedResult {
   iso: string;
@@ -85,7 +91,7 @@ function textOfShallow(el: Element): string {
 }
 
 /** Dates in the page text: scored by nearness to the headline/body start, cue words and precision. */
-function fromText(page: Page, o: DateOptions, anchor: number): DateMatch | undefined {
+function fromText(page: Page, o: DateOptions, anchor: number): { d: DateMatch; score: number } | undefined {
   let best: { d: DateMatch; score: number } | undefined;
   const segs = page.segments;
   for (let si = 0; si < segs.length; si++) {
@@ -95,17 +101,18 @@ function fromText(page: Page, o: DateOptions, anchor: number): DateMatch | undef
     for (const d of ds) {
       const before = s.text.slice(Math.max(0, d.index - 16), d.index);
       if (OTHER_CUE.test(before)) continue;
+      if (d.relative && s.text.length > RELATIVE_LINE_MAX && d.precision === 'day') continue;
       const dist = Math.abs(s.index - anchor);
       let score = -Math.min(dist, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
       if (s.index >= anchor) score += 0.5; // bylines follow the headline
       if (PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)))) score += 1;
       if (d.precision !== 'day') score += 0.5;
-      if (d.yearInferred) score -= 0.5;
+      if (d.yearInferred) score -= 1.5;
       if (s.linkChars > s.text.length / 2) score -= 1;
       if (!best || score > best.score) best = { d, score };
     }
   }
-  return best?.d;
+  return best;
 }
 
 export interface PublishedOptions {
@@ -117,8 +124,12 @@ export interface PublishedOptions {
 export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
   const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone };
   const anchor = options.anchor ?? 0;
-  const text = fromText(page, o, anchor);
+  const found = fromText(page, o, anchor);
+  const text = found?.d;
   const machine = fromMeta(page, o) ?? fromJsonLd(page, o);
+  if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {
+    return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
+  }
   const el = fromElements(page, o, anchor);
   const m = machine ?? el?.d;
   if (m) {
