@@ -97,6 +97,8 @@ function extraDates(text: string, options: DateOptions): ExtraMatch[] {
   if (text.length <= WEAK_DATE_MAX_SEGMENT) {
     DE_ELAPSED.lastIndex = 0;
     while ((m = DE_ELAPSED.exec(text))) {
+      // "24 Jahren" alone is an age; an elapsed-time label has "vor"/"her" or two units.
+      if (!/^vor\s|\sher$/i.test(m[0].trim()) && !m[3]) continue;
       const dur: Record<string, number> = { [unitOf(m[2]!)]: Number(m[1]) };
       if (m[3]) dur[unitOf(m[4]!)] = (dur[unitOf(m[4]!)] ?? 0) + Number(m[3]);
       const dt = now.minus(dur);
@@ -118,6 +120,9 @@ function insideWord(text: string, index: number, length: number): boolean {
 export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
   const core: ExtraMatch[] = findDates(text, options)
     .filter((d) => !insideWord(text, d.index, d.text.length))
+    // A bare word ("hier" is French for yesterday and German for here; "today") is a date only as
+    // a short label, never in a sentence.
+    .filter((d) => /\d/.test(d.text) || text.length <= WEAK_DATE_MAX_SEGMENT)
     .map((d) => ({ text: d.text, index: d.index, iso: d.iso, weak: false, relative: d.relative }));
   const extra = extraDates(text, options);
   if (!extra.length) return core;
@@ -133,6 +138,9 @@ export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
   }
   return all.sort((a, b) => a.index - b.index);
 }
+
+/** A `title` that carries a full date ("05 Jun 2019 02:24" behind "10 Monate 3 Wochen her"). */
+const DATE_IN_TITLE = /\d{4}.*\d{1,2}:\d{2}|\d{1,2}:\d{2}.*\d{4}|\d{4}-\d{2}-\d{2}/;
 
 const MACHINE_DATE_ATTRS = ['datetime', 'data-time', 'data-datetime', 'data-timestamp', 'title', 'data-date'];
 
@@ -152,16 +160,20 @@ function insideSystemTime(seg: Segment): boolean {
   return SYSTEM_TIME.test(seg.text) && seg.text.length < PROSE_SEGMENT_LENGTH;
 }
 
-/** Whether an element sits in a page footer (`<footer>`, id/class footer): its dates are clocks. */
+/** Class/id of a page footer (not `post-footer`, `message-footer`: posts have footers too). */
+const PAGE_FOOTER = /(^|\s)(page[-_]?|site[-_]?|global[-_]?|main[-_]?)?footer([-_]?(wrapper|container|inner))?(\s|$)|(^|\s)ft(\s|$)/i;
+/** Containers of posts: a `<footer>` inside one belongs to a post. */
+const POST_CONTAINERS = new Set(['article', 'li', 'td', 'section', 'blockquote']);
+
+/** Whether an element sits in the page footer: its dates are clocks and copyright years. */
 function inFooter(el: AnyNode): boolean {
+  let footer = false;
   for (let n: AnyNode | null = el; n; n = n.parent) {
-    if (n instanceof Element) {
-      if (n.name === 'footer') return true;
-      const idc = `${n.attribs.id ?? ''} ${n.attribs.class ?? ''}`;
-      if (/(^|[\s_-])footer($|[\s_-])/i.test(idc)) return true;
-    }
+    if (!(n instanceof Element)) continue;
+    if (POST_CONTAINERS.has(n.name)) return false;
+    if (n.name === 'footer' || PAGE_FOOTER.test(`${n.attribs.id ?? ''} ${n.attribs.class ?? ''}`)) footer = true;
   }
-  return false;
+  return footer;
 }
 
 /**
@@ -176,11 +188,14 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
   for (const node of page.nodes) {
     if (!(node instanceof Element)) continue;
     const isTime = node.name === 'time';
-    if (!isTime && !node.attribs['data-time'] && !node.attribs['data-datetime'] && !node.attribs['data-timestamp'] && !(node.name === 'abbr' && node.attribs.title)) continue;
+    const titled = !!node.attribs.title && DATE_IN_TITLE.test(node.attribs.title) && node.name !== 'a' && node.name !== 'img';
+    if (!isTime && !titled && !node.attribs['data-time'] && !node.attribs['data-datetime'] && !node.attribs['data-timestamp']) continue;
     const iso = machineDate(node, options);
     if (!iso && !isTime) continue;
     const text = collapse(textOf(node));
-    if (!text || text.length > WEAK_DATE_MAX_SEGMENT) continue;
+    // An empty <time datetime> is filled in by script: still an anchor (the ISO time is known),
+    // but it has no displayed text.
+    if ((!text && !iso) || text.length > WEAK_DATE_MAX_SEGMENT) continue;
     if (inFooter(node)) continue;
     marked.add(node);
     const shown = datesIn(text, options)[0];

@@ -74,12 +74,28 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Score of a candidate list of posts: dated records, damped when their text is widget-short. */
+/** Teasers of other threads end in an ellipsis or a "read more" link; posts do not. */
+const TEASER_END = /(\.\.\.|…)\s*(\S+\s*[>»›]?)?$|(read more|weiterlesen|lire la suite|leer más|leggi tutto|阅读全文|查看全文|更多)\s*[>»›]?$/i;
+/** A list whose records mostly end like teasers is a "related threads" box: its score is scaled
+ * by this factor. */
+const TEASER_PENALTY = 0.2;
+
+/** Score of a candidate list of posts: dated records, damped when their text is widget-short, and
+ * penalised when the records are teasers. */
 function scoreRecords(ix: DomIndex, records: PostRecord[]): number {
   const texts = records.map((r) => nonLinkChars(ix, r.range));
   const med = median(texts);
   const damp = Math.min(1, Math.max(0.1, med / POST_TEXT_REF));
-  return records.length * damp;
+  let teasers = 0;
+  for (const r of records) {
+    const [, b] = segSpan(ix, r.range);
+    const [a] = segSpan(ix, r.range);
+    // The last two lines: the "read more" link may follow the truncated text.
+    const tail = ix.segments.slice(Math.max(a, b - 2), b).map((x) => x.text).join(' ');
+    if (TEASER_END.test(tail)) teasers++;
+  }
+  const teaserFactor = teasers * 2 > records.length ? TEASER_PENALTY : 1;
+  return records.length * damp * teaserFactor;
 }
 
 function similar(a: Element, b: Element, ca: string[], cb: string[]): boolean {
