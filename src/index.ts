@@ -1,0 +1,55 @@
+/**
+ * Gleaner's public API: `import { … } from 'gleaner'`.
+ *
+ * - Inside your own Crawlee crawler: `createPage` + `Extractor` (or the pure extractors
+ *   `extractArticle`, `extractList`, `extractForum`, `classifyPage`) in a request handler.
+ * - As a framework: `defineSpider` + `runSpider` (alias `crawl`), or `npm run crawl -- <spider>`.
+ */
+// Page model
+export { createPage, collapse, textOf, resolveUrl, SKIP_TAGS, BLOCK_TAGS, MAX_DEPTH } from './page/page.js';
+export type { Page, PageInput, Segment } from './page/page.js';
+export { BinaryContentError } from './page/decode.js';
+
+// Items
+export { itemSchema, compactItem, KIND_OF_LABEL, LABEL_OF_KIND } from './item.js';
+export type { Item, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './item.js';
+
+// Extraction without a crawler
+export { Extractor, extractItem } from './extract.js';
+export type { ExtractorOptions, ExtractInput, ExtractKind } from './extract.js';
+export { processPage, finishItem, createContext, siteKeyOf } from './process.js';
+
+// The pure extractors and the middleware factories
+export { extractArticle, articleMiddleware } from '../middleware/article/index.js';
+export { extractList, listMiddleware } from '../middleware/list/index.js';
+export { extractForum, forumMiddleware } from '../middleware/forum/index.js';
+export { classifyPage, pageTypeMiddleware } from '../middleware/classifier/index.js';
+export { templateLearnerMiddleware, setDifferenceMiddleware } from '../middleware/template/index.js';
+export { ruleFiltersMiddleware } from '../middleware/rule-filters/index.js';
+export { blocksMiddleware, clusterBlocks, splitAtPeaks } from '../middleware/blocks/index.js';
+export { followMiddleware } from '../middleware/follow/index.js';
+
+// The middleware contract and chain
+export { buildChain, runChain, openChain, closeChain, MiddlewareError } from './middleware/chain.js';
+export { BUILTIN_MIDDLEWARE } from './middleware/builtins.js';
+export { NotConfigured, silentLogger } from './middleware/types.js';
+export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore, MiddlewareEnv } from './middleware/types.js';
+
+// Spiders and crawls
+export { defineSpider, validateSpider, SpiderConfigError } from './spider/config.js';
+export type { SpiderConfig, FollowRule, CrawlerOptions, CookieSpec, SiteRule } from './spider/config.js';
+export { loadSpider } from './spider/load.js';
+export { runSpider, crawl, requestLabelMiddleware } from './crawler/crawl.js';
+export type { RunOptions, CrawlSummary, CrawlProgress } from './crawler/crawl.js';
+export { JournalFrontier } from './crawler/frontier.js';
+export type { Frontier, FrontierRequest, FrontierStats } from './crawler/frontier.js';
+export { isPrivateAddress } from './crawler/net-guard.js';
+
+// Storage
+export { MemorySiteStore, LowdbSiteStore } from './storage/site-store.js';
+export { DatasetSink, FileSink, CallbackSink } from './storage/item-sink.js';
+export type { ItemSink } from './storage/item-sink.js';
+export { ItemPipeline } from './pipeline.js';
+
+// The demo site
+export { startDemoServer } from './demo/server.js';
