@@ -74,9 +74,10 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Teasers of other threads end in an ellipsis or a "read more" link; posts do not. */
-const TEASER_END = /(\.\.\.|…)\s*(\S+\s*[>»›]?)?$|(read more|weiterlesen|lire la suite|leer más|leggi tutto|阅读全文|查看全文|更多)\s*[>»›]?$/i;
-/** A list whose records mostly end like teasers is a "related threads" box: its score is scaled
+/** Teasers of other threads: a "read more" link, or the record's longest line cut with an ellipsis. */
+const READ_MORE = /(read more|weiterlesen|lire la suite|leer más|leggi tutto|阅读全文|查看全文|more)\s*[>»›]?$/i;
+const ELLIPSIS_END = /(\.\.\.|…)$/;
+/** A list whose records mostly look like teasers is a "related threads" box: its score is scaled
  * by this factor. */
 const TEASER_PENALTY = 0.2;
 
@@ -88,11 +89,15 @@ function scoreRecords(ix: DomIndex, records: PostRecord[]): number {
   const damp = Math.min(1, Math.max(0.1, med / POST_TEXT_REF));
   let teasers = 0;
   for (const r of records) {
-    const [, b] = segSpan(ix, r.range);
-    const [a] = segSpan(ix, r.range);
-    // The last two lines: the "read more" link may follow the truncated text.
-    const tail = ix.segments.slice(Math.max(a, b - 2), b).map((x) => x.text).join(' ');
-    if (TEASER_END.test(tail)) teasers++;
+    const [a, b] = segSpan(ix, r.range);
+    let longest = '';
+    let more = false;
+    for (let k = a; k < b; k++) {
+      const t = ix.segments[k]!.text;
+      if (t.length > longest.length) longest = t;
+      if (t.length < 200 && READ_MORE.test(t)) more = true;
+    }
+    if (more || ELLIPSIS_END.test(longest)) teasers++;
   }
   const teaserFactor = teasers * 2 > records.length ? TEASER_PENALTY : 1;
   return records.length * damp * teaserFactor;
@@ -281,6 +286,23 @@ function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostReco
     if (extra.some((x) => contains(x.range, r) || contains(r, x.range))) continue;
     if (datedCount(ix, anchorStarts, r) === 0) continue;
     extra.push({ roots: [el], range: r, via: records[0]!.via });
+  }
+  // The main post: the nearest dated element before the first record with the same tag and a
+  // class in common ("posting frage" before the replies' "posting antwort").
+  const first = records[0]!.range.start;
+  if (protoCls.length && !extra.some((x) => x.range.start < first)) {
+    let main: Element | undefined;
+    for (const el of allElements) {
+      const r = rangeOf(ix, el);
+      if (r.start >= first) break;
+      if (el.name !== tag || r.end >= first) continue;
+      const cls = classTokens(el);
+      if (!cls.some((c) => protoCls.includes(c))) continue;
+      if (datedCount(ix, anchorStarts, r) === 0) continue;
+      if (main && contains(rangeOf(ix, main), r)) continue;
+      main = el;
+    }
+    if (main) extra.push({ roots: [main], range: rangeOf(ix, main), via: records[0]!.via });
   }
   if (!extra.length) return records;
   return [...records, ...extra].sort((a, b) => a.range.start - b.range.start);
