@@ -17,7 +17,10 @@
  *                     date, author (+ profile URL), floor number.
  *  4. pagination.ts — next page and numbered pages of the thread.
  */
+import { Element } from 'domhandler';
+import render from 'dom-serializer';
 import type { Page } from '../../src/page/page.js';
+import { createPage, textOf } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ForumPost } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
@@ -61,7 +64,40 @@ export function extractForum(page: Page, options: ForumOptions = {}): ForumResul
   return result;
 }
 
+/** A `<noscript>` holding at least this much text is a server-rendered copy of the page for
+ * clients without script (Discourse's crawler view), not a tracking pixel. */
+export const NOSCRIPT_MIN_TEXT = 500;
+
+/**
+ * Thread pages rendered by script keep a complete server-rendered view inside `<noscript>`
+ * (Discourse). The page model skips `<noscript>` text (it is hidden when script runs), so when
+ * the visible page has no posts, the largest such block is read as a page of its own.
+ */
+function noscriptPage(page: Page): Page | undefined {
+  let best: Element | undefined;
+  let bestLen = NOSCRIPT_MIN_TEXT - 1;
+  for (const n of page.nodes) {
+    if (!(n instanceof Element) || n.name !== 'noscript') continue;
+    const len = textOf(n).replace(/\s+/g, ' ').length;
+    if (len > bestLen) [best, bestLen] = [n, len];
+  }
+  if (!best) return undefined;
+  const html = `<html><head><title>${escapeHtml(page.title)}</title></head><body>${render(best.children, { encodeEntities: 'utf8' })}</body></html>`;
+  return createPage({ url: page.url, body: html, fetchedAt: page.fetchedAt });
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}
+
 export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
+  const r = extractFrom(page, options);
+  if (r) return r;
+  const inner = noscriptPage(page);
+  return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(page.lang()) }) : null;
+}
+
+function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
   const anchors = findAnchors(page, dateOptions);
