@@ -152,19 +152,21 @@ export const spiderSchema = z.strictObject({
   siteKey: z.union([z.custom<(url: string) => string>((v) => typeof v === 'function', 'expected a function'), z.array(z.strictObject({ pattern, key: z.string().min(1) }))]).optional(),
 });
 
-/** Edit distance, for "did you mean" (small strings only). */
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":
+ * `lable` → `label` is one slip of the fingers, not two. Small strings only. */
+function editDistance(a: string, b: string): number {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      diag = tmp;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
     }
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /** A suggestion is offered when the edit distance is at most a third of the name (typos, not
@@ -175,7 +177,7 @@ export function suggest(name: string, known: Iterable<string>): string | undefin
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {
-    const d = levenshtein(name, k);
+    const d = editDistance(name, k);
     if (d < bestD) {
       bestD = d;
       best = k;
