@@ -29,7 +29,7 @@ const RELATIVE_LINE_MAX = 40;
 /** Text-date score from which a displayed date with a time beats the machine value: the date sits
  * right after the headline or after a publishing cue (sites often put a stale or rounded value in
  * meta, while the page shows the publishing minute). */
-const STRONG_TEXT_SCORE = 1;
+const STRONG_TEXT_SCORE = 0.75;
 
 export interface PublishedResult {
   iso: string;
@@ -101,7 +101,7 @@ function fromText(page: Page, o: DateOptions, anchor: number): { d: DateMatch; s
     for (const d of ds) {
       const before = s.text.slice(Math.max(0, d.index - 16), d.index);
       if (OTHER_CUE.test(before)) continue;
-      if (d.relative && s.text.length > RELATIVE_LINE_MAX && d.precision === 'day') continue;
+      if (d.relative && s.text.length > RELATIVE_LINE_MAX) continue;
       const dist = Math.abs(s.index - anchor);
       let score = -Math.min(dist, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
       if (s.index >= anchor) score += 0.5; // bylines follow the headline

@@ -7,14 +7,28 @@
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
-import type { Tree } from './tree.js';
+import { classTokens, type Tree } from './tree.js';
 
 /** Separators between a headline and the site name in `<title>` (` - `, ` | `, ` _ `, ` – `, ` — `, ` :: `, ` · `). */
 const TITLE_SEPARATOR = /\s+(?:[-|_–—·•»/]|::)\s+|\s*[|_｜]\s*|——|－/;
+/** Separators between Han text in Chinese titles (no spaces around them). */
+const CJK_SEPARATOR = /(?<=\p{Script=Han}|[)）」》”])\s*(?:--|——|[-_|｜])\s*(?=\p{Script=Han}|[(（「《“])|(?<=\p{Script=Han})\s+(?=[\p{Script=Han}]{2,12}$)/u;
+const HAN_ONE = /\p{Script=Han}/u;
 /** A heading must share this share of its characters with a reference title to be the headline. */
 const HEADING_MATCH = 0.6;
 /** Headings shorter than this are section labels, not headlines. */
 const MIN_HEADLINE = 4;
+/** Longer "headings" are paragraphs styled as headings. */
+const MAX_HEADLINE = 200;
+/** Class tokens of headline elements. */
+const TITLE_TOKENS = new Set(['title', 'headline', 'heading', 'tit', 'biaoti']);
+/** A class-marked headline ranks after h1/h2 and before h3 among equal matches. */
+const CLASS_TITLE_LEVEL = 2.5;
+/** Elements too small to be a headline container. */
+const BLOCKLESS = new Set(['a', 'span', 'img', 'i', 'b', 'em', 'strong', 'time', 'label', 'button', 'li', 'ul', 'ol', 'body', 'html', 'title']);
+/** The headline must cover this share of the reference title once the site name is cut away
+ * (a section heading "Videos" shares all its letters with "Embedded videos test" but is not it). */
+const REFERENCE_COVER = 0.5;
 /** Headings inspected (a page's headline is among the first). */
 const MAX_HEADINGS = 40;
 /** Meta and JSON-LD types that describe the article itself. */
@@ -72,7 +86,9 @@ function decodeEntities(s: string): string {
 
 /** `<title>` cut at its site suffix (or prefix): the longest part between separators. */
 export function cutSiteName(title: string): string {
-  const parts = title.split(TITLE_SEPARATOR).map((p) => p.trim()).filter(Boolean);
+  let parts = title.split(TITLE_SEPARATOR).map((p) => p.trim()).filter(Boolean);
+  // Chinese titles join the site name without spaces: 标题-新华网, 栏目--标题, 标题 东区办事处
+  if (parts.length < 2 && HAN_ONE.test(title)) parts = title.split(CJK_SEPARATOR).map((p) => p.trim()).filter(Boolean);
   if (parts.length < 2) return title.trim();
   let best = parts[0]!;
   for (const p of parts) if (p.length > best.length) best = p;
@@ -83,11 +99,15 @@ function headings(page: Page, tree: Tree | undefined): { text: string; level: nu
   const out: { text: string; level: number; el: Element }[] = [];
   for (let i = 0; i < page.nodes.length && out.length < MAX_HEADINGS; i++) {
     const node = page.nodes[i]!;
-    if (!(node instanceof Element) || !/^h[1-3]$/.test(node.name)) continue;
+    if (!(node instanceof Element)) continue;
+    let level = /^h[1-3]$/.test(node.name) ? Number(node.name[1]) : 0;
+    // headlines that are styled divs (`<div class="article-title">`, `<p class="headline">`)
+    if (!level && (node.attribs.class || node.attribs.id) && !BLOCKLESS.has(node.name) && classTokens(node).some((t) => TITLE_TOKENS.has(t))) level = CLASS_TITLE_LEVEL;
+    if (!level) continue;
     // headlines often sit in a <header>: only nav/aside/footer chrome is excluded here
     if (tree && tree.removed[i] && insideChrome(node)) continue;
     const text = collapse(textOf(node));
-    if (text.length >= MIN_HEADLINE) out.push({ text, level: Number(node.name[1]), el: node });
+    if (text.length >= MIN_HEADLINE && text.length <= MAX_HEADLINE) out.push({ text, level, el: node });
   }
   return out;
 }
@@ -114,7 +134,10 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   let best: { text: string; el: Element; score: number } | undefined;
   for (const h of hs) {
     let share = 0;
-    for (const r of refs) share = Math.max(share, longestCommonSubstring(h.text, r) / h.text.length);
+    for (const r of refs) {
+      const lcs = longestCommonSubstring(h.text, r);
+      if (lcs >= REFERENCE_COVER * cutSiteName(r).length || lcs >= REFERENCE_COVER * r.length) share = Math.max(share, lcs / h.text.length);
+    }
     if (share < HEADING_MATCH) continue;
     // prefer fuller matches, then h1 over h2/h3, then the first
     const score = share + (4 - h.level) * 0.05;
