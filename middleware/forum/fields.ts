@@ -164,6 +164,15 @@ function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
  * up to 40 % of a floor's punctuation and is still left behind; a quote holding most of one floor
  * is not a majority over all floors, so the walk does not enter it. */
 export const CONTENT_DESCEND_KEEP = 0.6;
+/** Where a path step matches several siblings, the richest must hold this share of their
+ * punctuation (summed over floors) for the path to name a container (a content `inbox` beside an
+ * empty footer `inbox`; vBulletin's `alt1` body cell beside its `alt2` user cell, both `td.alt`
+ * once digits are stripped), rather than one paragraph among many. */
+const SIBLING_DOMINANCE = 0.9;
+/** The same for layout containers (rows, cells, divs): a body row beside a user-panel row whose
+ * "Location: Brooklyn, NYC" has punctuation too. Paragraph-level tags need the stricter share. */
+const CONTAINER_DOMINANCE = 0.75;
+const PARAGRAPH_TAGS = new Set(['p', 'li', 'span', 'font', 'b', 'i', 'strong', 'em', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dd', 'dt', 'blockquote', 'br', 'a', 'u', 'small']);
 /** Count of floors a path must be nominated by (as a prefix of its own content node) to be
  * considered; keeps the candidate set small on long threads. */
 const MIN_NOMINATIONS = 2;
@@ -204,14 +213,27 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
     if (c < Math.min(MIN_NOMINATIONS, voters)) continue;
     let covered = 0;
     let present = 0;
+    let multiMine = 0;
+    let multiAll = 0;
     records.forEach((rec, i) => {
       if (!totals[i]) return;
-      const f = bestMatch(ix, space.resolve(rec, p));
+      const found = space.resolve(rec, p);
+      const f = bestMatch(ix, found);
       if (!f) return;
       present++;
-      covered += punctMarks(ix, rangeOf(ix, f));
+      const mine = punctMarks(ix, rangeOf(ix, f));
+      covered += mine;
+      if (found.length > 1) {
+        multiMine += mine;
+        for (const g of found) multiAll += punctMarks(ix, rangeOf(ix, g));
+      }
     });
     if (present < CONTENT_PATH_SUPPORT * withText) continue;
+    // One of several like siblings (one `<p>` of many) is a part of the content, not its container;
+    // summed over the floors where the step is ambiguous.
+    const lastTag = p.slice(p.lastIndexOf('/') + 1).replace(/^\d+:/, '').split('.')[0]!;
+    const dominance = PARAGRAPH_TAGS.has(lastTag) ? SIBLING_DOMINANCE : CONTAINER_DOMINANCE;
+    if (multiAll > 0 && multiMine < dominance * multiAll) continue;
     cov.set(p, covered / grand);
   }
   // Walk down from the floor root: step to the child path with the most coverage while it keeps
