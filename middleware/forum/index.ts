@@ -112,9 +112,12 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const pagination = findPagination(page, records.map((r) => r.range));
   const firstPage = pagination.current === undefined || pagination.current === 1;
 
-  const posts: ForumPost[] = records.map((rec, i) => {
+  const texts = dropBoilerplate(records.map((rec, i) => {
     const els = content[i];
-    const text = els && els.length ? contentText(ix, els) : peakContent(ix, rec, dates[i]);
+    return els && els.length ? contentText(ix, els) : peakContent(ix, rec, dates[i]);
+  }));
+  const posts: ForumPost[] = records.map((rec, i) => {
+    const text = texts[i]!;
     const d = dates[i];
     const floor = floors[i];
     const isMain = floor !== undefined ? floor === 1 : i === 0 && firstPage;
@@ -135,6 +138,24 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
     pages: pagination.pages,
     records,
   };
+}
+
+/** A line repeated in at least this share of the floors (and in BOILERPLATE_MIN_FLOORS) is part of
+ * the template inside every post (a hidden quick-reply form, "Share this post"), not content. */
+export const BOILERPLATE_SHARE = 0.5;
+const BOILERPLATE_MIN_FLOORS = 3;
+
+function dropBoilerplate(texts: string[]): string[] {
+  if (texts.length < BOILERPLATE_MIN_FLOORS) return texts;
+  const floorsWith = new Map<string, number>();
+  for (const t of texts) for (const line of new Set(t.split('\n'))) floorsWith.set(line, (floorsWith.get(line) ?? 0) + 1);
+  const limit = Math.max(BOILERPLATE_MIN_FLOORS, BOILERPLATE_SHARE * texts.length);
+  return texts.map((t) =>
+    t
+      .split('\n')
+      .filter((line) => floorsWith.get(line)! < limit)
+      .join('\n'),
+  );
 }
 
 export const forumMiddleware: MiddlewareFactory<ForumOptions> = (options = {}) => ({
