@@ -197,7 +197,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const proxies = c.proxyUrls ?? [];
   let proxyIndex = 0;
 
-  crawleeLog.setLevel(crawleeLog.LEVELS.ERROR);
+  // Our own log reports failures (with reasons); Crawlee's would repeat each one with a stack.
+  const crawleeLevel = crawleeLog.getLevel();
+  crawleeLog.setLevel(crawleeLog.LEVELS.OFF);
 
   // --- state: frontier, dataset, site store -------------------------------------------------
   if (opts.fresh) rmSync(datasetDir, { recursive: true, force: true });
@@ -524,6 +526,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     await frontier.close(finished);
     await crawler.teardown?.().catch(() => {});
     await requestQueue.drop().catch(() => {});
+    crawleeLog.setLevel(crawleeLevel);
   }
 
   const p = progress();

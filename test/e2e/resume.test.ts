@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSpider } from '../../src/crawler/crawl.js';
+import { silentLogger } from '../../src/middleware/types.js';
+import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const LISTS = 6;
+const PER_LIST = 8;
+/** Per-response delay: the child crawl takes several seconds, so the kill lands mid-crawl. */
+const DELAY_MS = 60;
+
+function storedUrls(storageDir: string): string[] {
+  const dir = path.join(storageDir, 'datasets', 'resume');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^\d+\.json$/.test(f))
+    .flatMap((f) => {
+      try {
+        return [JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string];
+      } catch {
+        return []; // torn by the kill: repaired on the next run
+      }
+    });
+}
+
+describe('resume after kill -9', () => {
+  it('loses and duplicates no items', async () => {
+    const server = await serve(smallSite(LISTS, PER_LIST, DELAY_MS));
+    const storageDir = mkdtempSync(path.join(tmpdir(), 'gleaner-resume-'));
+    try {
+      // `node --import tsx` runs the crawl in this one process (the tsx CLI would fork a grandchild that
+      // SIGKILL of the parent leaves running).
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crawler/resume-child.ts'], {
+        cwd: root,
+        env: { ...process.env, RESUME_URL: server.url, RESUME_STORAGE: storageDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Kill once a good part (but not all) of the site is stored.
+      const deadline = Date.now() + 60_000;
+      while (storedUrls(storageDir).length < 15) {
+        if (Date.now() > deadline) throw new Error(`child crawl made no progress: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      const before = storedUrls(storageDir).length;
+      const total = smallSitePaths(LISTS, PER_LIST).length;
+      expect(before).toBeLessThan(total);
+      const requestsBefore = server.requests.length;
+
+      const summary = await runSpider(
+        {
+          name: 'resume',
+          startUrls: [`${server.url}/`],
+          allowPrivateAddresses: true,
+          crawler: { maxConcurrency: 2 },
+          follow: [
+            { pattern: '**/story/*.html', label: 'detail' },
+            { pattern: '**/list/*.html', label: 'list' },
+          ],
+        },
+        { storageDir, log: silentLogger },
+      );
+      expect(summary.resumed).toBe(true);
+      expect(summary.finished).toBe(true);
+      const urls = storedUrls(storageDir).map((u) => new URL(u).pathname);
+      expect(new Set(urls).size).toBe(urls.length); // no duplicates
+      expect(urls.sort()).toEqual(smallSitePaths(LISTS, PER_LIST).sort()); // nothing lost
+      // The resumed run fetched only what was missing (plus at most the pages in flight at the kill).
+      const refetched = server.requests.slice(requestsBefore).filter((p) => p !== '/robots.txt').length;
+      const counts: Record<string, number> = {};
+      for (const p of server.requests) counts[p] = (counts[p] ?? 0) + 1;
+      expect(refetched, JSON.stringify({ before, counts, after: server.requests.slice(requestsBefore) })).toBeLessThanOrEqual(total - before + 2 + 2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
