@@ -35,7 +35,7 @@ const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:�
 function cleanName(raw: string | undefined, siteNames: string[] = []): string | undefined {
   if (!raw) return undefined;
   let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
-  s = s.split(/责任编辑|责编|\[责任|【责任/)[0]!.trim();
+  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布|时间|日期|[\[【(（])/)[0]!.trim();
   // cut at a date, a separator or a role
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布|编辑)/i)[0]!.trim();
   s = s.replace(/[,，;；:：]+$/, '').trim();

@@ -30,7 +30,7 @@ const JUNK_LINE_MAX = 90;
 /** A heading like these starts the comment section: stop there (trafilatura stops at comments). */
 const COMMENT_HEADING = /^(?:\d+\s+)?(?:comments?|responses?|replies|discussion|leave a (reply|comment)|post a comment|add a comment|join the (conversation|discussion)|reader comments|kommentare?|commentaires?|comentarios?|评论|网友评论|发表评论|留言|读者评论)\b/i;
 /** Lines that are a byline or a dateline, dropped at the head of the body. */
-const BYLINE = /^(?:by|von|par|por|di|door|作者|记者|文|撰文|来源|编辑|发布时间|时间)\s*[:：/\s]/i;
+const BYLINE = /^(?:by|von|par|por|di|door|posted|published|updated|written|作者|记者|文|撰文|来源|编辑|发布时间|时间)\s*[:：/\s]/i;
 
 interface Seg extends SegInfo {
   /** Allowed by the site template (true when no template is known). */
