@@ -23,7 +23,7 @@ import { createPage, type Page } from '../src/page/page.js';
 import { decodeBody } from '../src/page/decode.js';
 import type { ExtractInput } from '../src/extract.js';
 import { silentLogger } from '../src/middleware/types.js';
-import { TemplateLearner, applyTemplate, type TemplateLearnerOptions } from '../middleware/template/index.js';
+import { TemplateLearner, applyTemplate, DEFAULT_SUPPORT_THRESHOLD, type TemplateLearnerOptions } from '../middleware/template/index.js';
 import { filterSegments, type FilterOptions } from '../middleware/rule-filters/index.js';
 
 const args = process.argv.slice(2);
@@ -180,7 +180,13 @@ push('(b) template-assisted, batch (article)', sB, `${bMs.toFixed(1)} ms/page`);
 push("(b') template-assisted, --stream (article)", score(itemsS.map(content)));
 push('(c) Readability.js (linkedom)', score(readTexts), `${readMs.toFixed(1)} ms/page`);
 const eff = effectiveTexts({});
-push('diag: effective text (support θ=0.5 + filters)', score(eff.texts), `template applied on ${eff.applied}/${cases.length}`);
+push(`diag: effective text (support θ=${DEFAULT_SUPPORT_THRESHOLD} + filters)`, score(eff.texts), `template applied on ${eff.applied}/${cases.length}`);
+const withText = cases.map((c, i) => (c.page.segments.length ? i : -1)).filter((i) => i >= 0);
+{
+  const s = withText.map((i) => bagF1(eff.texts[i]!, cases[i]!.gold));
+  const sb = withText.map((i) => bagF1(content(itemsB[i]!), cases[i]!.gold));
+  rows.push([`diag: same, only the ${withText.length} pages the core parser finds text on`, mean(s.map((x) => x.precision)), mean(s.map((x) => x.recall)), mean(s.map((x) => x.f1)), `(b) on them: ${mean(sb.map((x) => x.f1)).toFixed(3)}`]);
+}
 const effNoF = effectiveTexts({}, undefined, false);
 push('diag: effective text, no rule filters', score(effNoF.texts));
 const effStrict = effectiveTexts({ mode: 'strict' });

@@ -19,6 +19,8 @@ export const ruleFiltersMiddleware: MiddlewareFactory<RuleFiltersOptions> = (opt
   priority: 400,
   process(ctx) {
     if (options.onlyWithTemplate && !ctx.templateApplied) return;
-    ctx.segments = filterSegments(ctx.segments, { ...options, lang: ctx.page.lang(), now: ctx.page.fetchedAt });
+    // On a list page the links are the content: link lists stay (seed 004's rule is for detail pages).
+    const dropLinkLists = options.dropLinkLists ?? ctx.label !== 'list';
+    ctx.segments = filterSegments(ctx.segments, { ...options, dropLinkLists, lang: ctx.page.lang(), now: ctx.page.fetchedAt });
   },
 });

@@ -28,7 +28,8 @@ export const MIN_EFFECTIVE_SHARE = 0.02;
 
 /** Page − template: the segments that are not template, in DFS order, indices untouched. */
 export function subtractTemplate<T extends SegmentLike>(segments: readonly T[], template: TemplateLearner | ReadonlySet<number>): T[] {
-  const keys = template instanceof TemplateLearner ? template.template() : template;
+  // a learner answers with the template of the layout that fits these segments best
+  const keys = template instanceof TemplateLearner ? template.template({ segments }) : template;
   const mode = template instanceof TemplateLearner ? template.pathMode : DEFAULT_PATH_MODE;
   if (!keys.size) return [...segments];
   return segments.filter((s) => !keys.has(keyOf(s, mode)));
@@ -102,6 +103,7 @@ export function applyTemplate<T extends SegmentLike>(segments: readonly T[], lea
   // A page of another layout (or a redesign not yet re-learned) shares little with the template:
   // subtracting would remove nothing useful, so single-page extraction handles it.
   if (learner.coverage({ segments }) < learner.staleCoverage) return undefined;
+  // (subtractTemplate picks the same best-fitting layout)
   const eff = subtractTemplate(segments, learner);
   let all = 0;
   let kept = 0;

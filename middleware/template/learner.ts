@@ -15,8 +15,11 @@
  * Memory per site is bounded: keys are 53-bit hashes of path+text, at most `maxKeys` of them are
  * counted (the rarest are evicted), and counts decay by halving every `window` pages so that a
  * template line added late still reaches the threshold.
- * A layout change is noticed when several pages in a row share little with the template; the
- * learner then restarts from those pages (re-learning).
+ * Layouts: a page that fits none of the site's known layouts (it shows < 20% of their stable
+ * chrome) starts a new one, whose template exists from its second page on. That is how a
+ * redesign is noticed and re-learned, and how a host that serves several kinds of pages
+ * (articles, galleries, video pages) gets a template per kind; a layout no page has matched for
+ * a long while is forgotten.
  *
  * Serialisation (`toJSON` / `fromJSON`) keeps the state in a site's JSON store across crawls.
  */
@@ -44,10 +47,12 @@ export interface TemplateLearnerOptions {
   maxKeys?: number;
   /** Counts and the page count are halved each time the page count reaches 2 × window. */
   window?: number;
-  /** A page whose share of template keys is below this is a stale-template suspect. */
+  /** A page matching no layout at least this well starts a new layout (see DEFAULT_STALE_COVERAGE). */
   staleCoverage?: number;
-  /** Consecutive suspects that trigger re-learning from them. */
-  stalePages?: number;
+  /** Layouts kept per site. */
+  maxLayouts?: number;
+  /** A layout not matched by any of the last `staleAfter` pages is forgotten. */
+  staleAfter?: number;
 }
 
 /**
@@ -69,12 +74,20 @@ export const DEFAULT_MAX_KEYS = 4000;
 /** Decay window (pages). A nav line added at page 1,000 reaches θ = 0.5 within ~window pages
  * instead of never. Large enough that a seasonal line does not flip in and out. */
 export const DEFAULT_WINDOW = 64;
-/** Coverage = share of the template's keys found on a page. Measured on the 49 site groups: pages
- * of the same layout have coverage ≥ 0.45 (median 0.9); a page of another site/layout has < 0.1. */
+/** A page joins the layout whose core chrome (keys on ≥ CORE_SUPPORT of its pages) it shows best,
+ * when it shows at least this share of it; else it starts a new layout (a redesign, another kind
+ * of page). For a one-page layout the match is the share of the smaller page's lines the two
+ * share. Measured on the 48 site groups: pairs of pages from different sites share ≤ 0.06 of
+ * their lines (90th percentile), pairs of one layout typically 0.45–0.65; 0.2 sits between.
+ */
 export const DEFAULT_STALE_COVERAGE = 0.2;
-/** Three low-coverage pages in a row mean a redesign, not an odd page (a single error page or a
- * list page under the same host should not discard the template). */
-export const DEFAULT_STALE_PAGES = 3;
+/** Support that makes a key part of a layout's core chrome (on at least half of its pages). */
+export const CORE_SUPPORT = 0.5;
+/** Layouts kept per site: article, gallery/video and list pages of a portal, plus room for a
+ * redesign while the old look still appears in the frontier. Memory per site ≤ maxLayouts × maxKeys. */
+export const DEFAULT_MAX_LAYOUTS = 4;
+/** A layout unseen for this many pages is forgotten (a redesign's old look; 4 decay windows). */
+export const DEFAULT_STALE_AFTER = 256;
 /** Distinct page fingerprints remembered to ignore the same page seen twice. */
 export const FINGERPRINT_MEMORY = 256;
 /** Halving drops keys whose count falls below this (they were seen on < 1 page of the window). */
@@ -166,181 +179,95 @@ function fingerprint(keys: Set<number>): string {
 export interface ObserveResult {
   /** Why the page was not counted, if it was not. */
   skipped?: 'duplicate' | 'empty';
-  /** Share of the template (before this page) found on the page; undefined without a template. */
+  /** Match of the page with the layout it joined (see `TemplateLearner.coverage`); undefined when
+   * it started a new layout. */
   coverage?: number;
-  /** The page completed a run of low-coverage pages and the learner restarted from them. */
+  /** Index of the layout the page was counted in. */
+  layout?: number;
+  /** The page completed a new layout's template while the site already had one: the site changed
+   * its layout (or shows a new kind of page) and the learner has a template for it now. */
   relearned?: boolean;
 }
 
+interface LayoutJSON {
+  pages: number;
+  lastUsed: number;
+  /** [key, count] pairs; counts rounded to 1/1000. */
+  keys: Array<[number, number]>;
+}
+
 export interface TemplateJSON {
-  v: 1;
+  v: 2;
   mode: TemplateMode;
   pathMode: PathMode;
   threshold: number;
-  pages: number;
   observed: number;
   relearned: number;
-  /** [key, count] pairs; counts rounded to 1/1000. */
-  keys: Array<[number, number]>;
+  layouts: LayoutJSON[];
   fingerprints: string[];
-  suspects: number[][];
 }
 
-export class TemplateLearner {
-  readonly mode: TemplateMode;
-  readonly pathMode: PathMode;
-  readonly threshold: number;
-  readonly maxKeys: number;
-  readonly window: number;
-  readonly staleCoverage: number;
-  readonly stalePages: number;
-  /** Pages counted (after decay, may be fractional). */
-  private pages = 0;
-  /** Pages observed since the start (not decayed). */
-  observed = 0;
-  /** Times the learner restarted after a layout change. */
-  relearnedCount = 0;
-  private counts = new Map<number, number>();
-  private fingerprints: string[] = [];
-  private fingerprintSet = new Set<string>();
-  private suspects: number[][] = [];
+/**
+ * One page layout of a site: key counts over the pages that share it. A site keyed by host often
+ * serves several (articles, video pages, galleries, a redesign) — measured on the 48 site groups,
+ * 10% of same-group page pairs share < 19% of their lines, pages of the same layout typically
+ * 45–65%.
+ */
+class Layout {
+  pages = 0;
+  lastUsed = 0;
+  counts = new Map<number, number>();
   private cache: Set<number> | null = null;
+  private coreCache: number[] | null = null;
 
-  constructor(options: TemplateLearnerOptions = {}) {
-    this.mode = options.mode ?? 'support';
-    this.pathMode = options.pathMode ?? DEFAULT_PATH_MODE;
-    this.threshold = options.threshold ?? DEFAULT_SUPPORT_THRESHOLD;
-    this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
-    this.window = options.window ?? DEFAULT_WINDOW;
-    this.staleCoverage = options.staleCoverage ?? DEFAULT_STALE_COVERAGE;
-    this.stalePages = options.stalePages ?? DEFAULT_STALE_PAGES;
-  }
+  constructor(private readonly owner: TemplateLearner) {}
 
-  /** Pages currently counted (decayed). */
-  get pageCount(): number {
-    return this.pages;
-  }
-
-  /** Keys currently counted. */
-  get keyCount(): number {
-    return this.counts.size;
-  }
-
-  /** A template with enough support exists. */
   get ready(): boolean {
-    return this.pages >= MIN_TEMPLATE_PAGES && this.template().size > 0;
+    return this.pages >= MIN_TEMPLATE_PAGES - 1e-6 && this.template().size > 0;
   }
 
-  /** Count a page. Returns whether it was counted and how well it matched the template. */
-  observe(page: PageLike): ObserveResult {
-    const keys = pageKeys(page, this.pathMode);
-    if (!keys.size) return { skipped: 'empty' };
-    const fp = fingerprint(keys);
-    if (this.fingerprintSet.has(fp)) return { skipped: 'duplicate' };
-    this.rememberFingerprint(fp);
-    this.observed++;
-    const result: ObserveResult = {};
-    if (this.ready) {
-      const cov = this.coverageOfKeys(keys);
-      result.coverage = cov;
-      if (cov < this.staleCoverage) {
-        this.suspects.push([...keys]);
-        if (this.suspects.length >= this.stalePages) {
-          this.restartFrom(this.suspects);
-          this.suspects = [];
-          this.relearnedCount++;
-          result.relearned = true;
-          return result;
-        }
-      } else this.suspects = [];
-    }
-    this.add(keys);
-    return result;
-  }
-
-  /** Share of the current template's keys present on a page (1 when there is no template). */
-  coverage(page: PageLike): number {
-    return this.coverageOfKeys(pageKeys(page, this.pathMode));
-  }
-
-  /** The template: keys of path+text judged boilerplate. Cached until the next observation. */
   template(): Set<number> {
     if (this.cache) return this.cache;
     const out = new Set<number>();
-    if (this.pages >= MIN_TEMPLATE_PAGES) {
-      // strict: on every counted page (counts and pages decay alike, so equality survives decay up
-      // to rounding); support: on ≥ θ of them.
-      const need = (this.mode === 'strict' ? this.pages : Math.max(MIN_SUPPORT_PAGES, this.threshold * this.pages)) - 1e-6;
+    if (this.pages >= MIN_TEMPLATE_PAGES - 1e-6) {
+      // strict: on every counted page (counts and pages decay alike, so equality survives decay
+      // up to rounding); support: on ≥ θ of them, and on at least two pages.
+      const need = (this.owner.mode === 'strict' ? this.pages : Math.max(MIN_SUPPORT_PAGES, this.owner.threshold * this.pages)) - 1e-6;
       for (const [k, c] of this.counts) if (c >= need) out.add(k);
     }
     this.cache = out;
     return out;
   }
 
-  /** Whether a segment (path, text) is template. */
-  has(path: string, text: string): boolean {
-    return this.template().has(segmentKey(path, text, this.pathMode));
+  /** Keys on at least CORE_SUPPORT of the pages (the stable chrome): what a page of this layout
+   * must show. A one-page layout's core is its page. */
+  private core(): number[] {
+    if (this.coreCache) return this.coreCache;
+    const need = this.pages < MIN_TEMPLATE_PAGES - 1e-6 ? 0 : Math.max(MIN_SUPPORT_PAGES, CORE_SUPPORT * this.pages) - 1e-6;
+    const out: number[] = [];
+    for (const [k, c] of this.counts) if (c >= need) out.push(k);
+    this.coreCache = out;
+    return out;
   }
 
-  /** Whether a segment object is template (its key is cached). */
-  hasSegment(s: SegmentLike): boolean {
-    return this.template().has(keyOf(s, this.pathMode));
-  }
-
-  /** Support of a segment: share of the counted pages that hold it. */
-  support(path: string, text: string): number {
-    return this.pages ? (this.counts.get(segmentKey(path, text, this.pathMode)) ?? 0) / this.pages : 0;
-  }
-
-  toJSON(): TemplateJSON {
-    return {
-      v: 1,
-      mode: this.mode,
-      pathMode: this.pathMode,
-      threshold: this.threshold,
-      pages: Math.round(this.pages * 1000) / 1000,
-      observed: this.observed,
-      relearned: this.relearnedCount,
-      keys: [...this.counts].map(([k, c]) => [k, Math.round(c * 1000) / 1000]),
-      fingerprints: [...this.fingerprints],
-      suspects: this.suspects.map((s) => [...s]),
-    };
-  }
-
-  /** Rebuild from `toJSON()` output; undefined when the value is not a template of this version.
-   * Options given here override the stored mode/threshold (a crawl may change them). */
-  static fromJSON(value: unknown, options: TemplateLearnerOptions = {}): TemplateLearner | undefined {
-    if (!value || typeof value !== 'object') return undefined;
-    const j = value as Partial<TemplateJSON>;
-    if (j.v !== 1 || !Array.isArray(j.keys) || typeof j.pages !== 'number') return undefined;
-    const t = new TemplateLearner({ mode: j.mode, threshold: j.threshold, pathMode: j.pathMode, ...options });
-    // keys hashed under another path mode mean nothing under this one: start afresh
-    if (t.pathMode !== (j.pathMode ?? DEFAULT_PATH_MODE)) return t;
-    t.pages = j.pages;
-    t.observed = typeof j.observed === 'number' ? j.observed : Math.round(j.pages);
-    t.relearnedCount = typeof j.relearned === 'number' ? j.relearned : 0;
-    for (const e of j.keys) {
-      if (Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number') t.counts.set(e[0], e[1]);
-    }
-    for (const fp of j.fingerprints ?? []) if (typeof fp === 'string') t.rememberFingerprint(fp);
-    t.suspects = (j.suspects ?? []).filter((s) => Array.isArray(s)).map((s) => s.filter((k) => typeof k === 'number'));
-    return t;
-  }
-
-  private coverageOfKeys(keys: Set<number>): number {
-    const tpl = this.template();
-    if (!tpl.size) return 1;
+  /** How well a page fits: share of the core keys on the page; for a one-page layout, the share
+   * of the smaller page's keys the two pages share. */
+  match(keys: Set<number>): number {
+    const core = this.core();
+    if (!core.length || !keys.size) return 0;
     let hit = 0;
-    for (const k of tpl) if (keys.has(k)) hit++;
-    return hit / tpl.size;
+    for (const k of core) if (keys.has(k)) hit++;
+    return this.pages < MIN_TEMPLATE_PAGES - 1e-6 ? hit / Math.min(core.length, keys.size) : hit / core.length;
   }
 
-  private add(keys: Iterable<number>): void {
+  add(keys: Iterable<number>, now: number): void {
     for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     this.pages++;
+    this.lastUsed = now;
     this.cache = null;
-    if (this.pages >= 2 * this.window) this.decay();
-    if (this.counts.size > this.maxKeys) this.evict();
+    this.coreCache = null;
+    if (this.pages >= 2 * this.owner.window) this.decay();
+    if (this.counts.size > this.owner.maxKeys) this.evict();
   }
 
   /** Halve every count and the page count: recent pages weigh more, shares are unchanged. */
@@ -356,17 +283,199 @@ export class TemplateLearner {
   /** Drop the rarest keys down to 3/4 of the cap (amortised: eviction runs every few pages, not
    * every page). Map iteration is insertion order, so among equal counts the oldest go first. */
   private evict(): void {
-    const target = Math.floor(this.maxKeys * 0.75);
+    const target = Math.floor(this.owner.maxKeys * 0.75);
     const byCount = [...this.counts].sort((a, b) => a[1] - b[1]);
     const drop = this.counts.size - target;
     for (let i = 0; i < drop; i++) this.counts.delete(byCount[i]![0]);
   }
 
-  private restartFrom(pages: number[][]): void {
-    this.counts.clear();
-    this.pages = 0;
-    for (const p of pages) this.add(p);
-    this.cache = null;
+  toJSON(): LayoutJSON {
+    return { pages: Math.round(this.pages * 1000) / 1000, lastUsed: this.lastUsed, keys: [...this.counts].map(([k, c]) => [k, Math.round(c * 1000) / 1000]) };
+  }
+
+  static fromJSON(owner: TemplateLearner, j: LayoutJSON): Layout | undefined {
+    if (!j || typeof j.pages !== 'number' || !Array.isArray(j.keys)) return undefined;
+    const l = new Layout(owner);
+    l.pages = j.pages;
+    l.lastUsed = typeof j.lastUsed === 'number' ? j.lastUsed : 0;
+    for (const e of j.keys) if (Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number') l.counts.set(e[0], e[1]);
+    return l;
+  }
+}
+
+export class TemplateLearner {
+  readonly mode: TemplateMode;
+  readonly pathMode: PathMode;
+  readonly threshold: number;
+  readonly maxKeys: number;
+  readonly window: number;
+  readonly staleCoverage: number;
+  readonly maxLayouts: number;
+  readonly staleAfter: number;
+  /** Pages observed since the start (not decayed). */
+  observed = 0;
+  /** Times a new layout's template was completed while the site already had one. */
+  relearnedCount = 0;
+  private layouts: Layout[] = [];
+  private fingerprints: string[] = [];
+  private fingerprintSet = new Set<string>();
+
+  constructor(options: TemplateLearnerOptions = {}) {
+    this.mode = options.mode ?? 'support';
+    this.pathMode = options.pathMode ?? DEFAULT_PATH_MODE;
+    this.threshold = options.threshold ?? DEFAULT_SUPPORT_THRESHOLD;
+    this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.window = options.window ?? DEFAULT_WINDOW;
+    this.staleCoverage = options.staleCoverage ?? DEFAULT_STALE_COVERAGE;
+    this.maxLayouts = options.maxLayouts ?? DEFAULT_MAX_LAYOUTS;
+    this.staleAfter = options.staleAfter ?? DEFAULT_STALE_AFTER;
+  }
+
+  /** Pages counted in the primary layout (decayed). */
+  get pageCount(): number {
+    return this.primary()?.pages ?? 0;
+  }
+
+  /** Keys counted over all layouts. */
+  get keyCount(): number {
+    return this.layouts.reduce((a, l) => a + l.counts.size, 0);
+  }
+
+  /** Layouts currently known (ready or not). */
+  get layoutCount(): number {
+    return this.layouts.length;
+  }
+
+  /** A template with enough support exists (in some layout). */
+  get ready(): boolean {
+    return this.layouts.some((l) => l.ready);
+  }
+
+  /** Count a page into the layout it fits, or start a new layout with it. */
+  observe(page: PageLike): ObserveResult {
+    const keys = pageKeys(page, this.pathMode);
+    if (!keys.size) return { skipped: 'empty' };
+    const fp = fingerprint(keys);
+    if (this.fingerprintSet.has(fp)) return { skipped: 'duplicate' };
+    this.rememberFingerprint(fp);
+    this.observed++;
+    const { layout, match } = this.bestLayout(keys, false);
+    const result: ObserveResult = {};
+    let target: Layout;
+    // Seed 001: the first template is the intersection of the first two pages, whatever they
+    // share. A new layout is only started against a site that already has a template.
+    const learning = this.layouts.length === 1 && !this.layouts[0]!.ready;
+    if (layout && (match >= this.staleCoverage || learning)) {
+      target = layout;
+      result.coverage = match;
+    } else {
+      target = new Layout(this);
+      this.layouts.push(target);
+    }
+    const wasReady = target.ready;
+    const othersReady = this.layouts.some((l) => l !== target && l.ready);
+    target.add(keys, this.observed);
+    if (!wasReady && target.ready && othersReady) {
+      this.relearnedCount++;
+      result.relearned = true;
+    }
+    result.layout = this.layouts.indexOf(target);
+    this.retire();
+    return result;
+  }
+
+  /** How well a page fits the site's best-matching ready layout (share of that layout's core
+   * chrome on the page); 0 without a template. */
+  coverage(page: PageLike): number {
+    return this.bestLayout(pageKeys(page, this.pathMode), true).match;
+  }
+
+  /** The template of the layout that fits `page` best (or of the primary layout). Keys of
+   * path+text judged boilerplate. */
+  template(page?: PageLike): Set<number> {
+    const l = page ? this.bestLayout(pageKeys(page, this.pathMode), true).layout : this.primary();
+    return l?.template() ?? new Set();
+  }
+
+  /** Whether a segment (path, text) is template in the primary layout. */
+  has(path: string, text: string): boolean {
+    return this.template().has(segmentKey(path, text, this.pathMode));
+  }
+
+  /** Whether a segment object is template in the primary layout (its key is cached). */
+  hasSegment(s: SegmentLike): boolean {
+    return this.template().has(keyOf(s, this.pathMode));
+  }
+
+  /** Support of a segment in the primary layout: share of its pages that hold it. */
+  support(path: string, text: string): number {
+    const l = this.primary();
+    return l?.pages ? (l.counts.get(segmentKey(path, text, this.pathMode)) ?? 0) / l.pages : 0;
+  }
+
+  toJSON(): TemplateJSON {
+    return {
+      v: 2,
+      mode: this.mode,
+      pathMode: this.pathMode,
+      threshold: this.threshold,
+      observed: this.observed,
+      relearned: this.relearnedCount,
+      layouts: this.layouts.map((l) => l.toJSON()),
+      fingerprints: [...this.fingerprints],
+    };
+  }
+
+  /** Rebuild from `toJSON()` output; undefined when the value is not a template of this version.
+   * Options given here override the stored mode/threshold (a crawl may change them). */
+  static fromJSON(value: unknown, options: TemplateLearnerOptions = {}): TemplateLearner | undefined {
+    if (!value || typeof value !== 'object') return undefined;
+    const j = value as Partial<TemplateJSON>;
+    if (j.v !== 2 || !Array.isArray(j.layouts)) return undefined;
+    const t = new TemplateLearner({ mode: j.mode, threshold: j.threshold, pathMode: j.pathMode, ...options });
+    // keys hashed under another path mode mean nothing under this one: start afresh
+    if (t.pathMode !== (j.pathMode ?? DEFAULT_PATH_MODE)) return t;
+    t.observed = typeof j.observed === 'number' ? j.observed : 0;
+    t.relearnedCount = typeof j.relearned === 'number' ? j.relearned : 0;
+    for (const lj of j.layouts) {
+      const l = Layout.fromJSON(t, lj);
+      if (l) t.layouts.push(l);
+    }
+    for (const fp of j.fingerprints ?? []) if (typeof fp === 'string') t.rememberFingerprint(fp);
+    return t;
+  }
+
+  /** The ready layout used most recently (the site's current look); else the newest layout. */
+  private primary(): Layout | undefined {
+    let best: Layout | undefined;
+    for (const l of this.layouts) if (l.ready && (!best || l.lastUsed > best.lastUsed)) best = l;
+    return best ?? this.layouts[this.layouts.length - 1];
+  }
+
+  private bestLayout(keys: Set<number>, readyOnly: boolean): { layout?: Layout; match: number } {
+    let layout: Layout | undefined;
+    let match = 0;
+    for (const l of this.layouts) {
+      if (readyOnly && !l.ready) continue;
+      const m = l.match(keys);
+      if (m > match || (m === match && layout && l.pages > layout.pages)) {
+        layout = l;
+        match = m;
+      }
+    }
+    return { layout, match };
+  }
+
+  /** Forget layouts not seen for `staleAfter` pages (a redesign's old look, one-off pages), and
+   * the least recently used beyond `maxLayouts`. */
+  private retire(): void {
+    this.layouts = this.layouts.filter((l) => this.observed - l.lastUsed <= this.staleAfter);
+    if (this.layouts.length > this.maxLayouts) {
+      // one-page layouts (odd pages) go before real ones, then the least recently used
+      const order = [...this.layouts].sort((a, b) => Number(a.ready) - Number(b.ready) || a.lastUsed - b.lastUsed);
+      const drop = new Set(order.slice(0, this.layouts.length - this.maxLayouts));
+      this.layouts = this.layouts.filter((l) => !drop.has(l));
+    }
   }
 
   private rememberFingerprint(fp: string): void {

@@ -98,4 +98,17 @@ describe('rule filters (seed 001)', () => {
     ruleFiltersMiddleware({ onlyWithTemplate: true }).process(ctx2);
     expect(ctx2.segments).toHaveLength(4);
   });
+
+  it('keeps link lists on list pages (the links are the content there)', () => {
+    const items = ['First story of the day', 'Second story of the day', 'Third story of the day', 'Fourth story of the day'];
+    const page = createPage({ url: 'http://x.test/', body: `<html lang="en"><body><h1>Latest</h1><ul>${items.map((t, i) => `<li><a href="/s/${i}">${t}</a></li>`).join('')}</ul></body></html>` });
+    const run = (label?: 'list' | 'detail') => {
+      const ctx = createContext(page, { url: page.url }, { spider: 't', store: new MemorySiteStore(), log: silentLogger });
+      ctx.label = label;
+      ruleFiltersMiddleware({}).process(ctx);
+      return ctx.segments.map((s) => s.text);
+    };
+    expect(run('list')).toEqual(['Latest', ...items]);
+    expect(run('detail')).toEqual(['Latest']);
+  });
 });

@@ -127,24 +127,43 @@ describe('TemplateLearner', () => {
     expect(applyTemplate([], t)).toBeUndefined();
   });
 
-  it('notices a redesign mid-crawl and re-learns from the new layout', () => {
-    const old = loadSite('en-site').pages;
+  it('notices a redesign mid-crawl and learns the new layout (the old one still serves old pages)', () => {
+    const old = loadSite('en-site');
     const { pages: fresh, expected } = loadSite('redesign');
     const t = new TemplateLearner();
-    for (const p of old) t.observe(p);
+    for (const p of old.pages) t.observe(p);
     // the old template does not fit a new-layout page: no narrowing (fall back)
+    expect(t.coverage(fresh[0]!)).toBeLessThan(0.2);
     expect(applyTemplate(fresh[0]!.segments, t)).toBeUndefined();
-    const results = fresh.slice(0, 3).map((p) => t.observe(p));
-    expect(results.map((r) => r.coverage! < 0.2)).toEqual([true, true, true]);
-    expect(results[2]!.relearned).toBe(true);
+    const r1 = t.observe(fresh[0]!);
+    expect(r1.coverage).toBeUndefined(); // started a new layout
+    expect(t.layoutCount).toBe(2);
+    const r2 = t.observe(fresh[1]!);
+    expect(r2.relearned).toBe(true);
     expect(t.relearnedCount).toBe(1);
-    // the new template holds the new chrome and none of the old
+    t.observe(fresh[2]!);
+    // the current template holds the new chrome and none of the old
     expect(t.hasSegment(fresh[0]!.segments[0]!)).toBe(true);
     expect(fresh[0]!.segments[0]!.text).toBe('LANTERN Subscribe for 1 a week Sign in');
     expect(t.has('html/body/nav/ul/li', 'Home')).toBe(false);
     const eff = texts(applyTemplate(fresh[3]!.segments, t) ?? []);
     for (const line of expected[3]!.content) expect(eff).toContain(line);
     for (const line of expected[3]!.boilerplate) expect(eff).not.toContain(line);
+    // a page in the old look (still in the frontier) is narrowed by the old template
+    const oldEff = texts(applyTemplate(old.pages[0]!.segments, t) ?? []);
+    expect(oldEff).toContain(old.expected[0]!.content[0]);
+    expect(oldEff).not.toContain('Most read');
+  });
+
+  it('forgets a layout no page has matched for a long while', () => {
+    const t = new TemplateLearner({ staleAfter: 10 });
+    const page = (look: string, i: number) => ({ segments: [{ path: 'nav', text: `${look} home` }, { path: 'nav', text: `${look} news` }, { path: 'p', text: `${look} story ${i}` }] });
+    for (let i = 0; i < 5; i++) t.observe(page('old', i));
+    for (let i = 0; i < 5; i++) t.observe(page('new', i));
+    expect(t.layoutCount).toBe(2);
+    for (let i = 5; i < 20; i++) t.observe(page('new', i));
+    expect(t.layoutCount).toBe(1);
+    expect(t.has('nav', 'new home')).toBe(true);
   });
 
   it('does not re-learn on a single odd page', () => {
@@ -258,7 +277,7 @@ describe('template middleware', () => {
       await s1.flush();
       const before = learnerOf(s1.site('en-site'));
       const raw = JSON.parse(readFileSync(file, 'utf8'));
-      expect(raw.sites['en-site'][SITE_DATA_KEY].v).toBe(1);
+      expect(raw.sites['en-site'][SITE_DATA_KEY].v).toBe(2);
       const s2 = await LowdbSiteStore.open(file);
       const ctx = chainRun(s2, pages[3]!);
       expect(ctx.templateApplied).toBe(true); // template from the previous crawl applies at once
