@@ -22,6 +22,8 @@ const MIN_HEADLINE = 4;
 const MAX_HEADLINE = 200;
 /** Class tokens of headline elements. */
 const TITLE_TOKENS = new Set(['title', 'headline', 'heading', 'tit', 'biaoti']);
+/** Cheap pre-test before tokenising class names (most elements have no title class). */
+const TITLE_HINT = /tit|head|biaoti/i;
 /** A class-marked headline ranks after h1/h2 and before h3 among equal matches. */
 const CLASS_TITLE_LEVEL = 2.5;
 /** Elements too small to be a headline container. */
@@ -102,7 +104,7 @@ function headings(page: Page, tree: Tree | undefined): { text: string; level: nu
     if (!(node instanceof Element)) continue;
     let level = /^h[1-3]$/.test(node.name) ? Number(node.name[1]) : 0;
     // headlines that are styled divs (`<div class="article-title">`, `<p class="headline">`)
-    if (!level && (node.attribs.class || node.attribs.id) && !BLOCKLESS.has(node.name) && classTokens(node).some((t) => TITLE_TOKENS.has(t))) level = CLASS_TITLE_LEVEL;
+    if (!level && TITLE_HINT.test(`${node.attribs.class ?? ''} ${node.attribs.id ?? ''}`) && !BLOCKLESS.has(node.name) && classTokens(node).some((t) => TITLE_TOKENS.has(t))) level = CLASS_TITLE_LEVEL;
     if (!level) continue;
     // headlines often sit in a <header>: only nav/aside/footer chrome is excluded here
     if (tree && tree.removed[i] && insideChrome(node)) continue;
@@ -131,12 +133,15 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   const anchor = options.anchorText ? collapse(options.anchorText) : undefined;
   const refs = [meta, html, anchor].filter((s): s is string => Boolean(s));
   const hs = headings(page, options.tree);
+  const cutRefs = refs.map(cutSiteName);
   let best: { text: string; el: Element; score: number } | undefined;
   for (const h of hs) {
     let share = 0;
-    for (const r of refs) {
-      const lcs = longestCommonSubstring(h.text, r);
-      if (lcs >= REFERENCE_COVER * cutSiteName(r).length || lcs >= REFERENCE_COVER * r.length) share = Math.max(share, lcs / h.text.length);
+    for (let k = 0; k < refs.length; k++) {
+      const r = refs[k]!;
+      // containment is the common case and needs no dynamic programming
+      const lcs = r.includes(h.text) ? h.text.length : longestCommonSubstring(h.text, r);
+      if (lcs >= REFERENCE_COVER * cutRefs[k]!.length || lcs >= REFERENCE_COVER * r.length) share = Math.max(share, lcs / h.text.length);
     }
     if (share < HEADING_MATCH) continue;
     // prefer fuller matches, then h1 over h2/h3, then the first

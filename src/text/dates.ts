@@ -260,9 +260,15 @@ function toMatch(m: RegExpExecArray, p: Parts, zone: string, now: DateTime, minY
 export function findDates(text: string, options: DateOptions = {}): DateMatch[] {
   if (!text || !/\d|今天|昨天|前天|刚刚|剛剛|today|yesterday|heute|gestern|hier|ayer|hoy|just now/i.test(text)) return [];
   const zone = options.timezone ?? 'UTC';
-  const now = DateTime.fromJSDate(options.now ?? new Date(), { zone });
   const minYear = options.minYear ?? MIN_YEAR;
-  const o = { dayFirst: options.dayFirst ?? false, now };
+  // luxon's DateTime costs ~15 µs to build: only when a pattern matched (most texts have none)
+  let nowCache: DateTime | undefined;
+  const o = {
+    dayFirst: options.dayFirst ?? false,
+    get now(): DateTime {
+      return (nowCache ??= DateTime.fromJSDate(options.now ?? new Date(), { zone }));
+    },
+  };
   const found: DateMatch[] = [];
   for (const p of PATTERNS) {
     p.re.lastIndex = 0;
@@ -273,7 +279,7 @@ export function findDates(text: string, options: DateOptions = {}): DateMatch[] 
         continue;
       }
       const parts = p.build(m, o);
-      const d = parts && toMatch(m, parts, zone, now, minYear);
+      const d = parts && toMatch(m, parts, zone, o.now, minYear);
       if (d) found.push(d);
     }
   }
