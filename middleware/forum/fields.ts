@@ -47,8 +47,11 @@ const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nick
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
 /** Link texts that are actions, not content. */
 const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
-/** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 2–4. */
+/** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
 const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
+const FLOOR_IN_LINE = /#\s?(\d{1,6})(?!\d)|(?<!\d)(\d{1,6})\s?(?:楼|樓)|(?:^|\s)(\d{1,6})\s?(?:#|F|L)(?=\s|$)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})(?!\d)|(沙发|沙發|板凳|地板|楼主|樓主)/iu;
+/** Floor labels sit in short header lines; longer lines are prose ("see #3 above"). */
+const FLOOR_LINE_MAX = 80;
 const FLOOR_NAMES: Record<string, number> = { 楼主: 1, 樓主: 1, 沙发: 2, 沙發: 2, 板凳: 3, 地板: 4 };
 
 function attrText(el: Element): string {
@@ -528,11 +531,13 @@ export function chooseFloors(ix: DomIndex, records: PostRecord[], content: Array
     const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
     for (const seg of segmentsIn(ix, rec.range)) {
       if (ranges.some((r) => r.start <= seg.index && seg.index <= r.end)) continue;
-      if (seg.text.length > 16) continue;
-      const m = seg.text.match(FLOOR_TEXT);
+      if (seg.text.length > FLOOR_LINE_MAX) continue;
+      // The floor label is part of a short header line, often glued to its neighbours by inline
+      // markup ("来自Android客户端1楼2017-01-09 15:42", "8:02am#1").
+      const m = FLOOR_IN_LINE.exec(seg.text);
       if (!m) continue;
-      const v = m[1] ?? m[2] ?? m[3];
-      return v ? Number(v) : FLOOR_NAMES[m[4]!];
+      const v = m[1] ?? m[2] ?? m[3] ?? m[4];
+      return v ? Number(v) : FLOOR_NAMES[m[5]!];
     }
     return undefined;
   });

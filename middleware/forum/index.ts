@@ -66,7 +66,7 @@ export function extractForum(page: Page, options: ForumOptions = {}): ForumResul
 
 /** A `<noscript>` holding at least this much text is a server-rendered copy of the page for
  * clients without script (Discourse's crawler view), not a tracking pixel. */
-export const NOSCRIPT_MIN_TEXT = 500;
+export const NOSCRIPT_MIN_TEXT = 200;
 
 /**
  * Thread pages rendered by script keep a complete server-rendered view inside `<noscript>`

@@ -28,6 +28,7 @@ import {
   jaccard,
   lowerBound,
   nonLinkChars,
+  punctMarks,
   rangeOf,
   segSpan,
 } from './dom.js';
@@ -55,6 +56,9 @@ export const POST_TEXT_REF = 40;
  * consecutive id numbers splits a cluster (seed 003: "differences that are small join one class,
  * large ones stand alone"). */
 export const ID_GAP_FACTOR = 20;
+/** Characters a record must show besides its date to count as saying something (half of the
+ * records must): "lol" plus a name passes, a bare date under a link does not. */
+export const MIN_OWN_TEXT = 10;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -338,10 +342,25 @@ function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   const ownText = nonLinkChars(ix, own);
   while (el && el instanceof Element && el.name !== 'body' && el.name !== 'html') {
     const r = rangeOf(ix, el);
-    if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) return [{ roots: [el], range: r, via: 'single' }];
+    if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) {
+      // One dated text is also what an article looks like: a post names its author by a link to
+      // a member profile (blogs link /author/ pages, which do not count).
+      return hasMemberLink(ix, r) ? [{ roots: [el], range: r, via: 'single' }] : [];
+    }
     el = el.parent;
   }
   return [];
+}
+
+/** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
+const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+
+function hasMemberLink(ix: DomIndex, r: Range): boolean {
+  for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
+    const n = ix.page.nodes[i];
+    if (n instanceof Element && n.name === 'a' && n.attribs.href && MEMBER_HREF.test(n.attribs.href)) return true;
+  }
+  return false;
 }
 
 /** Find the floors of a thread page, in page order; empty when the page has no posts. */
@@ -362,12 +381,24 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     siblingCandidates(ix, anchorStarts, node, candidates);
   }
   idCandidates(ix, anchorStarts, withIds, candidates);
+  // Own text: a record must say something besides its date (posts do; "title link + date" items of
+  // a news sidebar do not).
+  const own = anchors.filter((a) => !a.prose);
+  const preLen = new Float64Array(own.length + 1);
+  own.forEach((a, i) => (preLen[i + 1] = preLen[i]! + a.text.length));
+  const ownText = (r: Range): number => {
+    const a = lowerBound(anchorStarts, r.start);
+    const b = lowerBound(anchorStarts, r.end + 1);
+    return nonLinkChars(ix, r) - (preLen[b]! - preLen[a]!);
+  };
+  const talking = (records: PostRecord[]): boolean => records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length;
   let best: Candidate | undefined;
   for (const c of candidates) {
+    if (!talking(c.records)) continue;
     if (!best || c.score > best.score || (c.score === best.score && c.records.length > best.records.length)) best = c;
   }
   if (best) return extendRecords(ix, anchorStarts, best.records, allElements);
-  const peaks = peakRecords(ix, anchors);
+  const peaks = peakRecords(ix, anchors).filter((r) => ownText(r.range) >= POST_TEXT_REF && punctMarks(ix, r.range) > 0);
   if (peaks.length >= MIN_RECORDS) return peaks;
   return singleRecord(ix, anchors);
 }

@@ -19,16 +19,19 @@ function norm(s: string): string {
 
 export function threadTitle(page: Page, firstPostIndex?: number): string | undefined {
   const full = norm(page.title);
-  let best: { text: string; index: number; level: number } | undefined;
+  // The thread title comes first in `<title>` ("Thread - Forum - Site"), the site name last: the
+  // heading found earliest in `<title>` wins, then the longer one.
+  let best: { text: string; at: number; level: number } | undefined;
   for (let i = 0; i < page.nodes.length; i++) {
     const n = page.nodes[i];
     if (!(n instanceof Element) || !HEADINGS.has(n.name)) continue;
     if (firstPostIndex !== undefined && i > firstPostIndex) break;
     const text = collapse(textOf(n));
     if (!text || text.length > MAX_TITLE_LENGTH) continue;
-    if (full && !full.includes(norm(text))) continue;
+    const at = full ? full.indexOf(norm(text)) : 0;
+    if (at < 0) continue;
     const level = Number(n.name[1]);
-    if (!best || level < best.level || (level === best.level && text.length > best.text.length)) best = { text, index: i, level };
+    if (!best || at < best.at || (at === best.at && text.length > best.text.length)) best = { text, at, level };
   }
   if (best && best.text.length >= 2) return best.text;
   const og = page.meta.get('og:title');

@@ -1,0 +1,195 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createPage } from '../../src/page/page.js';
+import { extractForum, extractForumDebug, forumMiddleware } from '../../middleware/forum/index.js';
+import { clusterIds } from '../../middleware/forum/records.js';
+import { parseHtml } from '../../src/page/page.js';
+import { Element } from 'domhandler';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURES = path.join(here, '..', 'fixtures', 'forum');
+
+interface ExpectedPost {
+  author?: string;
+  authorUrl?: string;
+  publishedAtText?: string;
+  publishedAt?: string;
+  floor?: number;
+  isMain?: boolean;
+  includes?: string[];
+  excludes?: string[];
+  content?: string;
+}
+interface Expected {
+  url: string;
+  fetchedAt?: string;
+  charset?: string;
+  title?: string;
+  nextPage?: string;
+  pagesCount?: number;
+  posts: ExpectedPost[];
+}
+
+function load(name: string) {
+  const dir = path.join(FIXTURES, name);
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
+  const page = createPage({ url: expected.url, body: readFileSync(path.join(dir, 'page.html')), fetchedAt: expected.fetchedAt ? new Date(expected.fetchedAt) : undefined });
+  return { page, expected };
+}
+
+const cases = readdirSync(FIXTURES).filter((d) => existsSync(path.join(FIXTURES, d, 'expected.json')));
+
+describe('extractForum on board fixtures', () => {
+  it('has the fixtures of every board family', () => {
+    expect(cases).toEqual(expect.arrayContaining(['phpbb', 'vbulletin', 'xenforo', 'discourse', 'discuz-gbk', 'tieba-gbk', 'single-post']));
+  });
+
+  for (const name of cases) {
+    describe(name, () => {
+      const { page, expected } = load(name);
+      const result = extractForum(page);
+
+      it('decodes the page', () => {
+        if (expected.charset) expect(page.charset).toMatch(/gb/);
+      });
+
+      it('counts the floors exactly', () => {
+        expect(result).not.toBeNull();
+        expect(result!.posts.map((p) => p.content.slice(0, 40))).toHaveLength(expected.posts.length);
+      });
+
+      it('reads the thread title and pagination', () => {
+        if (expected.title) expect(result!.title).toBe(expected.title);
+        if (expected.nextPage) expect(result!.nextPage).toBe(expected.nextPage);
+        if (expected.pagesCount) expect(result!.pages?.length).toBe(expected.pagesCount);
+      });
+
+      expected.posts.forEach((want, i) => {
+        it(`floor ${i + 1}: author, time, content`, () => {
+          const got = result!.posts[i]!;
+          if (want.author !== undefined) expect(got.author).toBe(want.author);
+          if (want.authorUrl !== undefined) expect(got.authorUrl).toBe(want.authorUrl);
+          if (want.publishedAtText !== undefined) expect(got.publishedAtText).toBe(want.publishedAtText);
+          if (want.publishedAt !== undefined) expect(Date.parse(got.publishedAt ?? '')).toBe(Date.parse(want.publishedAt));
+          if (got.publishedAt) expect(got.publishedAt).toMatch(/(Z|[+-]\d{2}:\d{2})$/);
+          if (want.floor !== undefined) expect(got.floor).toBe(want.floor);
+          if (want.isMain !== undefined) expect(got.isMain).toBe(want.isMain);
+          if (want.content !== undefined) expect(got.content).toBe(want.content);
+          for (const s of want.includes ?? []) expect(got.content).toContain(s);
+          for (const s of want.excludes ?? []) expect(got.content).not.toContain(s);
+        });
+      });
+    });
+  }
+});
+
+describe('floors and their parts', () => {
+  it('keeps quoted posts inside the floor that quotes them', () => {
+    const { page } = load('phpbb');
+    const posts = extractForum(page)!.posts;
+    expect(posts).toHaveLength(4);
+    expect(posts[1]!.content).toContain('alice wrote:');
+    expect(posts[1]!.author).toBe('bob');
+    // the quote did not become a floor of its own
+    expect(posts.filter((p) => p.content.trim() === 'alice wrote: I tried the LTS kernel and it works fine, so the regression must be recent.')).toHaveLength(0);
+  });
+
+  it('keeps "floor within a floor" comments inside their floor (Tieba 楼中楼)', () => {
+    const { page } = load('tieba-gbk');
+    const posts = extractForum(page)!.posts;
+    expect(posts).toHaveLength(3);
+    expect(posts[1]!.publishedAtText).toBe('2017-01-09 16:10');
+    expect(posts.some((p) => p.author === '山野行者' && p.content.includes('东线大概要走多久'))).toBe(false);
+  });
+
+  it('drops signatures, buttons and user panels', () => {
+    for (const name of ['phpbb', 'xenforo', 'vbulletin', 'discuz-gbk']) {
+      const { page } = load(name);
+      for (const p of extractForum(page)!.posts) {
+        expect(p.content).not.toMatch(/Keep it simple|Leave no trace|Work in progress|生命在于折腾|Reply With Quote|Joined|注册时间/);
+      }
+    }
+  });
+
+  it('ignores the footer clock (system time)', () => {
+    const { page } = load('discuz-gbk');
+    const dates = extractForum(page)!.posts.map((p) => p.publishedAtText);
+    expect(dates).not.toContain('2017-1-10 09:12');
+  });
+
+  it('resolves relative times against the fetch time in the page zone', () => {
+    const { page } = load('tieba-gbk');
+    const p = extractForum(page)!.posts[2]!;
+    expect(p.publishedAtText).toBe('3小时前');
+    expect(p.publishedAt).toBe('2017-01-09T17:00:00+08:00');
+  });
+
+  it('honours an explicit timezone option', () => {
+    const { page } = load('phpbb');
+    const p = extractForum(page, { timezone: 'Europe/Berlin' })!.posts[0]!;
+    expect(p.publishedAt).toBe('2012-03-21T13:33:00+01:00');
+  });
+});
+
+describe('pages that are not threads', () => {
+  it('returns null for a news article with a dated sidebar', () => {
+    const html = readFileSync(path.join(FIXTURES, 'not-forum', 'page.html'));
+    expect(extractForum(createPage({ url: 'https://news.example.com/a', body: html }))).toBeNull();
+  });
+
+  it('returns null for empty, undated and binary input', () => {
+    expect(extractForum(createPage({ url: 'https://x.example/', body: '' }))).toBeNull();
+    expect(extractForum(createPage({ url: 'https://x.example/', body: '<html><body><p>Hello, world. No dates here.</p></body></html>' }))).toBeNull();
+    expect(extractForum(createPage({ url: 'https://x.example/', body: '<div>' + 'x'.repeat(10) + '</div>' }))).toBeNull();
+  });
+
+  it('does not overflow on 10,000-deep nesting', () => {
+    const deep = '<div>'.repeat(10_000) + 'Posted 2020-01-01 10:00 by a, hello there.' + '</div>'.repeat(10_000);
+    expect(() => extractForum(createPage({ url: 'https://x.example/', body: deep }))).not.toThrow();
+  });
+});
+
+describe('scale', () => {
+  it('splits a 1,000-post page (linear work: finishes well within the test timeout)', () => {
+    const posts: string[] = [];
+    for (let i = 1; i <= 1000; i++) {
+      const day = String(1 + (Math.floor(i / 50) % 28)).padStart(2, '0');
+      posts.push(
+        `<div id="p${1000 + i}" class="post bg${(i % 2) + 1}"><dl class="postprofile"><dt><a href="./memberlist.php?mode=viewprofile&amp;u=${i % 37}">user${i % 37}</a></dt><dd>Posts: ${i}</dd></dl>` +
+          `<div class="postbody"><p class="author">by <a href="./memberlist.php?mode=viewprofile&amp;u=${i % 37}">user${i % 37}</a> » 2020-03-${day} 10:${String(i % 60).padStart(2, '0')}</p>` +
+          `<div class="content">Reply number ${i}, with a sentence of text. And a second one, for good measure.</div></div></div>`,
+      );
+    }
+    const html = `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="posts">${posts.join('\n')}</div></body></html>`;
+    const page = createPage({ url: 'https://big.example/viewtopic.php?t=1', body: html });
+    const r = extractForumDebug(page)!;
+    expect(r.posts).toHaveLength(1000);
+    expect(r.posts[999]!.content).toBe('Reply number 1000, with a sentence of text. And a second one, for good measure.');
+    expect(r.posts[999]!.author).toBe(`user${1000 % 37}`);
+  });
+});
+
+describe('id clustering (seed 003)', () => {
+  it('groups linear post ids and separates an outlier', () => {
+    const doc = parseHtml('<div id="post_101"></div><div id="post_102"></div><div id="post_104"></div><div id="post_9000"></div><div id="nav1"></div>');
+    const els = doc.children.filter((c): c is Element => c instanceof Element);
+    const clusters = clusterIds(els).map((c) => c.map((e) => e.attribs.id));
+    expect(clusters).toContainEqual(['post_101', 'post_102', 'post_104']);
+    expect(clusters).toContainEqual(['post_9000']);
+  });
+});
+
+describe('forumMiddleware', () => {
+  it('fills the item of a forum page', async () => {
+    const { page } = load('xenforo');
+    const mw = forumMiddleware({});
+    const ctx = { page, item: { url: page.url }, timezone: undefined, log: { debug() {}, info() {}, warning() {}, error() {} } } as never;
+    await mw.process(ctx);
+    const item = (ctx as { item: Record<string, unknown> }).item;
+    expect(item.kind).toBe('forum');
+    expect((item.posts as unknown[]).length).toBe(3);
+    expect(item.nextPage).toBe('https://trails.example.com/threads/best-route.777/page-2');
+  });
+});
