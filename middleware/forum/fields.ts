@@ -302,6 +302,8 @@ export function contentText(ix: DomIndex, els: Element[]): string {
     for (let k = a; k < b; k++) {
       const seg = ix.segments[k]!;
       if (ix.noise[k]) continue;
+      // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
+      if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       lines.push(seg.text);
     }

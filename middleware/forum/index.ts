@@ -141,8 +141,10 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
 }
 
 /** A line repeated in at least this share of the floors (and in BOILERPLATE_MIN_FLOORS) is part of
- * the template inside every post (a hidden quick-reply form, "Share this post"), not content. */
-export const BOILERPLATE_SHARE = 0.5;
+ * the template inside every post ("Share this post"), not content. High, because UI text inside
+ * the body that only some floors show ("Click to expand..." under quotes) belongs to the post as
+ * displayed. */
+export const BOILERPLATE_SHARE = 0.9;
 const BOILERPLATE_MIN_FLOORS = 3;
 
 function dropBoilerplate(texts: string[]): string[] {
