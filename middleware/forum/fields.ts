@@ -487,6 +487,18 @@ function findProfileLink(el: Element): Element | undefined {
   return undefined;
 }
 
+const AUTHOR_ATTRS = ['data-author', 'data-username', 'data-user-name', 'data-poster', 'data-author-name'];
+
+function declaredAuthor(rec: PostRecord): string | undefined {
+  for (const r of rec.roots) {
+    for (const a of AUTHOR_ATTRS) {
+      const v = r.attribs[a]?.trim();
+      if (v && v.length <= MAX_AUTHOR_LENGTH && !/^\d+$/.test(v)) return v;
+    }
+  }
+  return undefined;
+}
+
 /** Preference of a profile link over a class-hinted holder, and of both over a bare name slot,
  * in the author path vote (added to the share of floors having the path). */
 const AUTHOR_LINK_BONUS = 0.3;
@@ -518,7 +530,14 @@ export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Arra
     const score = st.floors / records.length + AUTHOR_LINK_BONUS * (st.linked / st.floors) - AUTHOR_SLOT_PENALTY * (st.slot / st.floors);
     if (score > bestScore) [best, bestScore] = [p, score];
   }
-  return cands.map((cs) => {
+  return cands.map((cs, i) => {
+    // Templates that name the author on the post container (`data-author="alice"`, XenForo and
+    // others) say it outright; the profile link is the one whose text is that name.
+    const declared = declaredAuthor(records[i]!);
+    if (declared) {
+      const link = cs.find((c) => c.url && c.name === declared) ?? cs.find((c) => c.url && c.linked && c.name.includes(declared));
+      return { name: declared, url: link?.url };
+    }
     const hit = (best && cs.find((c) => c.path === best)) || cs.find((c) => c.linked) || cs.find((c) => !c.slot);
     if (!hit) return {};
     return { name: hit.name, url: hit.url };
