@@ -29,6 +29,12 @@ const JUNK_LINE =
 const JUNK_LINE_MAX = 90;
 /** A heading like these starts the comment section: stop there (trafilatura stops at comments). */
 const COMMENT_HEADING = /^(?:\d+\s+)?(?:comments?|responses?|replies|discussion|leave a (reply|comment)|post a comment|add a comment|join the (conversation|discussion)|reader comments|kommentare?|commentaires?|comentarios?|评论|网友评论|发表评论|留言|读者评论)\b/i;
+/** A heading (or short line) like these starts a list of other articles: the body ends there. */
+const RELATED_HEADING = /^(?:related|more (?:stories|news|from|on|articles|coverage)|read (?:next|more)|you (?:may|might) (?:also )?(?:like|be interested|enjoy)|recommended|most (?:popular|read|viewed)|trending|popular (?:posts|stories)|latest (?:news|stories|posts)|also (?:on|in)|what to read next|further reading|você pode gostar|veja também|leia também|mais lidas|te puede interesar|lee también|le puede interesar|à lire aussi|vous aimerez aussi|lire aussi|das könnte sie auch interessieren|mehr zum thema|ähnliche artikel|leggi anche|potrebbe interessarti|相关(?:阅读|新闻|文章|推荐|报道)|推荐阅读|热门(?:文章|推荐|新闻)|延伸阅读|猜你喜欢|更多(?:新闻|文章))/i;
+/** Closing lines of newsroom boilerplate (contact, newsletter, rights), dropped from the end of the body. */
+const TAIL_JUNK = /subscribe|newsletter|sign up|follow (?:us|him|her|me|them) on|may be reached at|can be reached at|contact (?:him|her|them|us) at|all rights reserved|copyright|©|版权|未经授权|转载请注明|本文来源|责任编辑/i;
+/** Only short closing lines are tested against TAIL_JUNK (weighted length). */
+const TAIL_JUNK_MAX = 220;
 /** Lines that are a byline or a dateline, dropped at the head of the body. */
 const BYLINE = /^(?:by|von|par|por|di|door|posted|published|updated|written|作者|记者|文|撰文|来源|编辑|发布时间|时间)\s*[:：/\s]/i;
 
@@ -150,16 +156,19 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const rootEl = nodes[root] as Element;
 
   // Keep the paragraphs inside the root.
-  const rootEnd = subtreeEnd(tree, root);
-  const inRoot = infos.filter((s) => s.seg.index > root && s.seg.index <= rootEnd);
-  const kept = selectParagraphs(inRoot, options.title);
+  // Sibling recovery (trafilatura): an article split into several containers of one class
+  // (`<div class="body__inner">` × 3 between ads) continues in the root's like siblings.
+  const roots = [root, ...likeSiblings(tree, root)];
+  const ranges = roots.map((r) => [r, subtreeEnd(tree, r)] as const);
+  const inRoot = infos.filter((s) => ranges.some(([a, b]) => s.seg.index > a && s.seg.index <= b));
+  const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots));
   const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : 0), 0);
   if (keptLen < MIN_ARTICLE_LENGTH) return undefined;
 
   const paragraphs = kept.map((s) => s.seg);
   const keepText = new Uint8Array(n);
   for (const s of paragraphs) for (let i = s.index; i <= s.end; i++) keepText[i] = 1;
-  const { html, images } = serialise(page, tree, rootEl, keepText);
+  const { html, images } = serialise(page, tree, roots.map((r) => nodes[r] as Element), keepText);
   return { content: paragraphs.map((s) => s.text).join('\n'), contentHtml: html, images, root: rootEl, paragraphs, tree };
 }
 
@@ -227,6 +236,41 @@ function markedBody(tree: Tree, best: number, root: number, good: Float64Array |
   return top;
 }
 
+/** The largest container below the body roots that starts with this segment (a box headed by it), or -1. */
+function boxOf(tree: Tree, s: SegInfo, roots: Set<number>): number {
+  let box = -1;
+  let a = s.el;
+  while (a >= 0 && !roots.has(a)) {
+    const p = tree.parent[a]!;
+    if (p < 0 || roots.has(p)) break;
+    // the parent starts with our segment when no text precedes it inside the parent
+    if (firstTextIndex(tree, p) < s.seg.index) break;
+    box = p;
+    a = p;
+  }
+  return box;
+}
+
+function firstTextIndex(tree: Tree, i: number): number {
+  const end = subtreeEnd(tree, i);
+  const nodes = tree.page.nodes;
+  for (let k = i + 1; k <= end; k++) if (!(nodes[k] instanceof Element)) return k;
+  return end + 1;
+}
+
+/** Later siblings of the root with the same tag and class that hold paragraph text. */
+function likeSiblings(tree: Tree, root: number): number[] {
+  const el = tree.page.nodes[root];
+  if (!(el instanceof Element) || !el.attribs.class || el.name === 'body') return [];
+  const out: number[] = [];
+  for (let sib = el.next; sib; sib = sib.next) {
+    if (!(sib instanceof Element) || sib.name !== el.name || sib.attribs.class !== el.attribs.class) continue;
+    const i = tree.page.indexOf(sib);
+    if (i >= 0 && !tree.removed[i] && tree.goodText[i]! > 0) out.push(i);
+  }
+  return out;
+}
+
 /** Last DFS index inside the subtree of node i. */
 export function subtreeEnd(tree: Tree, i: number): number {
   const nodes = tree.page.nodes;
@@ -242,16 +286,28 @@ export function subtreeEnd(tree: Tree, i: number): number {
 }
 
 /** trafilatura-like paragraph pass over the segments of the chosen root. */
-function selectParagraphs(segs: Seg[], title: string | undefined): Seg[] {
+function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, roots: Set<number>): Seg[] {
   const out: Seg[] = [];
   const normTitle = title ? title.replace(/\s+/g, ' ').trim().toLowerCase() : undefined;
   let seenGood = false;
+  let skipUntil = -1;
   for (const s of segs) {
-    if (!s.allowed) continue;
+    if (!s.allowed || s.seg.index <= skipUntil) continue;
     const text = s.seg.text;
     const tag = s.seg.element.name;
     const heading = /^h[1-6]$/.test(tag);
     if (seenGood && heading && COMMENT_HEADING.test(text)) break;
+    if (seenGood && (heading || s.len < JUNK_LINE_MAX) && s.linkShare < LINK_DENSITY_MAX && RELATED_HEADING.test(text)) {
+      // a box of links to other articles: skip the box when it is nested in the body (the article
+      // may continue after it); at the body's own level the rest of the body is that list
+      const box = boxOf(tree, s, roots);
+      if (box >= 0) {
+        skipUntil = subtreeEnd(tree, box);
+        continue;
+      }
+      if (heading) break;
+      continue;
+    }
     if (seenGood && !heading && s.len < JUNK_LINE_MAX && COMMENT_HEADING.test(text) && s.linkShare < LINK_DENSITY_MAX) {
       if (/^(?:\d+\s+)?comments?$|^评论$/i.test(text)) break;
     }
@@ -263,8 +319,14 @@ function selectParagraphs(segs: Seg[], title: string | undefined): Seg[] {
     if (s.good) seenGood = true;
     out.push(s);
   }
-  // drop trailing short non-sentences (tags, credits, "share") after the last paragraph
-  while (out.length && !out[out.length - 1]!.good && out[out.length - 1]!.len < SENTENCE_MIN) out.pop();
+  // drop trailing short non-sentences (tags, credits, "share") and newsroom boilerplate after the
+  // last paragraph
+  for (;;) {
+    const last = out[out.length - 1];
+    if (!last) break;
+    if ((!last.good && last.len < SENTENCE_MIN) || (last.len < TAIL_JUNK_MAX && TAIL_JUNK.test(last.seg.text))) out.pop();
+    else break;
+  }
   return out;
 }
 
@@ -293,12 +355,16 @@ export function imageUrl(page: Page, el: Element): string | undefined {
 }
 
 /** Cleaned HTML of the kept text under the root (iterative; attributes dropped except href/src). */
-function serialise(page: Page, tree: Tree, root: Element, keepText: Uint8Array): { html: string; images: string[] } {
+function serialise(page: Page, tree: Tree, roots: Element[], keepText: Uint8Array): { html: string; images: string[] } {
   const out: string[] = [];
   const images: string[] = [];
   type Frame = { node: AnyNode } | { close: string };
   const stack: Frame[] = [];
-  for (let i = root.children.length - 1; i >= 0; i--) stack.push({ node: root.children[i]! });
+  for (let k = roots.length - 1; k >= 0; k--) {
+    const root = roots[k]!;
+    if (k < roots.length - 1) stack.push({ close: '\n' });
+    for (let i = root.children.length - 1; i >= 0; i--) stack.push({ node: root.children[i]! });
+  }
   while (stack.length) {
     const f = stack.pop()!;
     if ('close' in f) {
