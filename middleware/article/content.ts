@@ -8,7 +8,7 @@
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/page/page.js';
-import { buildTree, LINK_DENSITY_MAX, SENTENCE_MIN, type SegInfo, type Tree } from './tree.js';
+import { buildTree, LINK_DENSITY_MAX, PARAGRAPH_MIN, SENTENCE_MIN, type SegInfo, type Tree } from './tree.js';
 
 /** Penalty weight of non-content text in the block balance: one character of link text cancels
  * one character of paragraph text (balance, §8.3). */
@@ -18,6 +18,8 @@ const SHORT_LINE_PENALTY = 3;
 /** The GNE region is kept unless another region's block balance exceeds it by this factor
  * (measured on AEB: 1 would ignore GNE entirely, large values trust it always). */
 const GNE_TRUST = 0.8;
+/** Inside the chosen body, a long punctuated line is dropped only above this link share. */
+const BODY_LINK_DENSITY_MAX = 0.8;
 /** Body text below this weighted length is no article (Readability's charThreshold is 500 chars
  * on the whole article; a short news brief is ~ 2 sentences). */
 export const MIN_ARTICLE_LENGTH = 140;
@@ -32,7 +34,7 @@ const COMMENT_HEADING = /^(?:\d+\s+)?(?:comments?|responses?|replies|discussion|
 /** A heading (or short line) like these starts a list of other articles: the body ends there. */
 const RELATED_HEADING = /^(?:related|more (?:stories|news|from|on|articles|coverage)|read (?:next|more)|you (?:may|might) (?:also )?(?:like|be interested|enjoy)|recommended|most (?:popular|read|viewed)|trending|popular (?:posts|stories)|latest (?:news|stories|posts)|also (?:on|in)|what to read next|further reading|você pode gostar|veja também|leia também|mais lidas|te puede interesar|lee también|le puede interesar|à lire aussi|vous aimerez aussi|lire aussi|das könnte sie auch interessieren|mehr zum thema|ähnliche artikel|leggi anche|potrebbe interessarti|相关(?:阅读|新闻|文章|推荐|报道)|推荐阅读|热门(?:文章|推荐|新闻)|延伸阅读|猜你喜欢|更多(?:新闻|文章))/i;
 /** Closing lines of newsroom boilerplate (contact, newsletter, rights), dropped from the end of the body. */
-const TAIL_JUNK = /subscribe|newsletter|sign up|follow (?:us|him|her|me|them) on|may be reached at|can be reached at|contact (?:him|her|them|us) at|all rights reserved|copyright|©|版权|未经授权|转载请注明|本文来源|责任编辑/i;
+const TAIL_JUNK = /subscribe|newsletter|sign up|follow (?:us|him|her|me|them) on|may be reached at|can be reached at|contact (?:him|her|them|us) at|未经授权|转载请注明|本文来源|责任编辑/i;
 /** Only short closing lines are tested against TAIL_JUNK (weighted length). */
 const TAIL_JUNK_MAX = 220;
 /** Lines that are a byline or a dateline, dropped at the head of the body. */
@@ -311,7 +313,9 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     if (seenGood && !heading && s.len < JUNK_LINE_MAX && COMMENT_HEADING.test(text) && s.linkShare < LINK_DENSITY_MAX) {
       if (/^(?:\d+\s+)?comments?$|^评论$/i.test(text)) break;
     }
-    if (s.linkShare >= LINK_DENSITY_MAX && !s.good) continue;
+    // inside the body, long sentences full of links are still prose (news digests, link posts);
+    // short link lines are navigation
+    if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2)) continue;
     if (s.len < JUNK_LINE_MAX && JUNK_LINE.test(text)) continue;
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
