@@ -31,6 +31,7 @@ import {
   punctMarks,
   rangeOf,
   segSpan,
+  segmentsIn,
 } from './dom.js';
 
 /** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
@@ -352,6 +353,47 @@ function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   return [];
 }
 
+/**
+ * The main post rendered by a template of its own (a question above its answers), found when
+ * neither the replies' signature nor a shared class reaches it: from the last own date before the
+ * first floor, the largest ancestor that stays clear of the floors. It must read like a post: a
+ * member link, POST_TEXT_REF characters of its own and sentence punctuation (a thread header
+ * "Started by X, Dec 2, 2019" has none of the last two).
+ */
+function mainPostBefore(ix: DomIndex, anchors: DateAnchor[], records: PostRecord[], ownText: (r: Range) => number): PostRecord | undefined {
+  const first = records[0]!.range.start;
+  let anchor: DateAnchor | undefined;
+  for (const a of anchors) {
+    if (a.index >= first) break;
+    if (!a.prose) anchor = a;
+  }
+  if (!anchor) return undefined;
+  // Already inside a floor (a record that starts later cannot contain it, but be safe).
+  if (records.some((r) => r.range.start <= anchor!.index && anchor!.index <= r.range.end)) return undefined;
+  let el: Element = anchor.element;
+  for (let p = el.parent; p instanceof Element && p.name !== 'body'; p = p.parent) {
+    const r = rangeOf(ix, p);
+    if (r.end >= first) break;
+    el = p;
+  }
+  const r = rangeOf(ix, el);
+  if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || !hasMemberLink(ix, r)) return undefined;
+  // Posts come in time order: a "main post" dated after the first floor is a page clock or a
+  // "last visit" line.
+  const firstDate = anchors.find((a) => !a.prose && a.index >= first && a.index <= records[0]!.range.end)?.iso;
+  if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
+  // It must hold a single post: one own date only (several would make it another list).
+  if (datedCount(ix, Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index)), r) > 2) return undefined;
+  return { roots: [el], range: r, via: 'single' };
+}
+
+/** Non-link characters in headings (a thread title above the posts is not a post's text). */
+function headingChars(ix: DomIndex, r: Range): number {
+  let n = 0;
+  for (const seg of segmentsIn(ix, r)) if (/^h[1-6]$/.test(seg.element.name)) n += seg.text.length - seg.linkChars;
+  return n;
+}
+
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
 const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/mitglied|\/membre|user-dashboard|action=profile)/i;
 
@@ -397,7 +439,11 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     if (!talking(c.records)) continue;
     if (!best || c.score > best.score || (c.score === best.score && c.records.length > best.records.length)) best = c;
   }
-  if (best) return extendRecords(ix, anchorStarts, best.records, allElements);
+  if (best) {
+    const records = extendRecords(ix, anchorStarts, best.records, allElements);
+    const main = mainPostBefore(ix, anchors, records, ownText);
+    return main ? [main, ...records] : records;
+  }
   const peaks = peakRecords(ix, anchors).filter((r) => ownText(r.range) >= POST_TEXT_REF && punctMarks(ix, r.range) > 0);
   if (peaks.length >= MIN_RECORDS) return peaks;
   return singleRecord(ix, anchors);
