@@ -26,7 +26,11 @@ export const MIN_ARTICLE_LENGTH = 140;
 
 /** Short lines that are never article text, in several languages (share bars, ads, prompts). */
 const JUNK_LINE =
-  /^(?:advertisement|advertising|sponsored( content)?|ad|read more|continue reading|read (the )?full (story|article)|share( this( article| story)?| on \w+)?|follow us|sign up|subscribe( now)?|related( articles| stories| content| posts)?|recommended( for you)?|more from|see also|also read|read also|click here|tap here|image:|photo:|getty images|(photo|image) (credit|courtesy)|credit:|loading|print|email|comments?|top|back to top|更多|相关(阅读|新闻|文章|推荐)|责任编辑|分享到|点击|广告|扫描二维码|关注我们|返回|打印|关闭(窗口)?|上一篇|下一篇|推荐阅读|热门推荐|延伸阅读)\b/i;
+  /^(?:advertisement|advertising|advert|don'?t miss|this (?:slideshow|video|content|feature|embed) requires javascript|\[\/?\w+[^\]]*\]|sponsored( content)?|ad|read more|continue reading|read (the )?full (story|article)|share( this( article| story)?| on \w+)?|follow us|sign up|subscribe( now)?|related( articles| stories| content| posts)?|recommended( for you)?|more from|see also|also read|read also|click here|tap here|image:|photo:|getty images|(photo|image) (credit|courtesy)|credit:|loading|print|email|comments?|top|back to top|更多|相关(阅读|新闻|文章|推荐)|责任编辑|分享到|点击|广告|扫描二维码|关注我们|返回|打印|关闭(窗口)?|上一篇|下一篇|推荐阅读|热门推荐|延伸阅读)\b/i;
+/** Picture captions and credits written as text: "… (Image: GETTY)", "Photo: Reuters". */
+const CAPTION = /\((?:image|photo|picture|pic|credit|foto|bild|illustration)s?\s*:[^)]*\)\s*$|^(?:image|photo|picture|credit|foto|bild)s?\s*:|\b(?:getty images|shutterstock|istock)\s*$/i;
+/** Captions are short: only lines below this (weighted) are tested against CAPTION. */
+const CAPTION_MAX = 300;
 /** Only lines shorter than this (weighted) are tested against JUNK_LINE. */
 const JUNK_LINE_MAX = 90;
 /** A heading like these starts the comment section: stop there (trafilatura stops at comments). */
@@ -317,6 +321,7 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     // short link lines are navigation
     if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2)) continue;
     if (s.len < JUNK_LINE_MAX && JUNK_LINE.test(text)) continue;
+    if (s.len < CAPTION_MAX && CAPTION.test(text)) continue;
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
     if (!seenGood && !s.good && (BYLINE.test(text) || s.len < SENTENCE_MIN)) continue;
