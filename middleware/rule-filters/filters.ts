@@ -88,7 +88,7 @@ const LETTERS = /\p{L}/gu;
 const NON_SPACE = /\S/g;
 const CJK_OTHER = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 /** Code-ish tokens that no prose holds (function calls with braces, statements, tags). */
-const CODE_PATTERN = /function\s*\(|=>|\bvar\s+\w+\s*=|\bconst\s+\w+\s*=|\blet\s+\w+\s*=|<\/?[a-z][a-z0-9]*[\s>]|\}\s*\)|;\s*\}|\w+\.\w+\(.*\)\s*;|document\.write|window\.\w+/i;
+const CODE_PATTERN = /function\s*\(|=>|\bvar\s+\w+\s*=|\bconst\s+\w+\s*=|\blet\s+\w+\s*=|<\/?[a-z][a-z0-9]*[\s>]|\}\s*\)|;\s*\}|\w+\.\w+\([^()]{0,200}\)\s*;|document\.write|window\.\w+/i;
 
 function countRe(re: RegExp, text: string): number {
   re.lastIndex = 0;

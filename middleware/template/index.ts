@@ -100,11 +100,11 @@ export interface SetDifferenceOptions {
 /** Decide whether and how a template narrows a page's segments; undefined = fall back. */
 export function applyTemplate<T extends SegmentLike>(segments: readonly T[], learner: TemplateLearner | undefined, minEffectiveShare = MIN_EFFECTIVE_SHARE): T[] | undefined {
   if (!learner?.ready) return undefined;
-  // A page of another layout (or a redesign not yet re-learned) shares little with the template:
+  // A page of another layout (or a redesign not yet learned) shares little with every template:
   // subtracting would remove nothing useful, so single-page extraction handles it.
-  if (learner.coverage({ segments }) < learner.staleCoverage) return undefined;
-  // (subtractTemplate picks the same best-fitting layout)
-  const eff = subtractTemplate(segments, learner);
+  const { template, coverage } = learner.fit({ segments });
+  if (coverage < learner.staleCoverage) return undefined;
+  const eff = segments.filter((s) => !template.has(keyOf(s, learner.pathMode)));
   let all = 0;
   let kept = 0;
   for (const s of segments) all += s.text.length;

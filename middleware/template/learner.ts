@@ -390,6 +390,13 @@ export class TemplateLearner {
     return this.bestLayout(pageKeys(page, this.pathMode), true).match;
   }
 
+  /** The best-fitting ready layout's template for a page and how well the page fits it (one key
+   * pass: what the set difference needs). */
+  fit(page: PageLike): { template: Set<number>; coverage: number } {
+    const { layout, match } = this.bestLayout(pageKeys(page, this.pathMode), true);
+    return { template: layout?.template() ?? new Set(), coverage: match };
+  }
+
   /** The template of the layout that fits `page` best (or of the primary layout). Keys of
    * path+text judged boilerplate. */
   template(page?: PageLike): Set<number> {
