@@ -20,6 +20,9 @@ const SHORT_LINE_PENALTY = 3;
 const GNE_TRUST = 0.8;
 /** Inside the chosen body, a long punctuated line is dropped only above this link share. */
 const BODY_LINK_DENSITY_MAX = 0.8;
+/** Levels above the root searched for like siblings (the chunk wrapper is often a grid cell
+ * two levels up: `div.grid > div.grid-item > div.body`). */
+const SIBLING_LEVELS = 2;
 /** Body text below this weighted length is no article (Readability's charThreshold is 500 chars
  * on the whole article; a short news brief is ~ 2 sentences). */
 export const MIN_ARTICLE_LENGTH = 140;
@@ -164,7 +167,15 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   // Keep the paragraphs inside the root.
   // Sibling recovery (trafilatura): an article split into several containers of one class
   // (`<div class="body__inner">` × 3 between ads) continues in the root's like siblings.
-  const roots = [root, ...likeSiblings(tree, root)];
+  const roots = [root];
+  for (let a = root, level = 0; a >= 0 && level <= SIBLING_LEVELS; a = parent[a]!, level++) {
+    if (a === bodyIndex) break;
+    const sibs = likeSiblings(tree, a);
+    if (sibs.length) {
+      roots.push(...sibs);
+      break;
+    }
+  }
   const ranges = roots.map((r) => [r, subtreeEnd(tree, r)] as const);
   const inRoot = infos.filter((s) => ranges.some(([a, b]) => s.seg.index > a && s.seg.index <= b));
   const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots));
