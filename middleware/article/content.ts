@@ -173,6 +173,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     const sibs = likeSiblings(tree, a);
     if (sibs.length) {
       roots.push(...sibs);
+      roots.sort((x, y) => x - y);
       break;
     }
   }
@@ -275,15 +276,17 @@ function firstTextIndex(tree: Tree, i: number): number {
   return end + 1;
 }
 
-/** Later siblings of the root with the same tag and class that hold paragraph text. */
+/** Siblings of the root with the same tag and class that hold paragraph text. */
 function likeSiblings(tree: Tree, root: number): number[] {
   const el = tree.page.nodes[root];
   if (!(el instanceof Element) || !el.attribs.class || el.name === 'body') return [];
   const out: number[] = [];
-  for (let sib = el.next; sib; sib = sib.next) {
-    if (!(sib instanceof Element) || sib.name !== el.name || sib.attribs.class !== el.attribs.class) continue;
-    const i = tree.page.indexOf(sib);
-    if (i >= 0 && !tree.removed[i] && tree.goodText[i]! > 0) out.push(i);
+  for (const dir of ['prev', 'next'] as const) {
+    for (let sib = el[dir]; sib; sib = sib[dir]) {
+      if (!(sib instanceof Element) || sib.name !== el.name || sib.attribs.class !== el.attribs.class) continue;
+      const i = tree.page.indexOf(sib);
+      if (i >= 0 && !tree.removed[i] && tree.goodText[i]! > 0) out.push(i);
+    }
   }
   return out;
 }
