@@ -192,6 +192,18 @@ describe('TemplateLearner', () => {
     expect(u.pageCount).toBe(4);
     expect(TemplateLearner.fromJSON({ v: 99 })).toBeUndefined();
     expect(TemplateLearner.fromJSON('nonsense')).toBeUndefined();
+    // damaged state: unreadable parts are skipped, never thrown
+    const damaged = TemplateLearner.fromJSON({ v: 2, layouts: [{ pages: 2, keys: '!!:x,zz:,:3' }, { pages: 'x' }, null], fingerprints: [1] })!;
+    expect(damaged.ready).toBe(false);
+    expect(damaged.layoutCount).toBe(1);
+  });
+
+  it('stores compactly (one string of base-36 keys per layout)', () => {
+    const t = new TemplateLearner();
+    for (let i = 0; i < 40; i++) t.observe({ segments: Array.from({ length: 100 }, (_, j) => ({ path: 'p', text: j < 20 ? `nav ${j}` : `page ${i} line ${j}` })) });
+    expect(t.keyCount).toBeGreaterThan(2000);
+    const bytes = JSON.stringify(t, null, 2).length;
+    expect(bytes / t.keyCount).toBeLessThan(20);
   });
 
   it('keeps memory bounded', () => {
