@@ -326,12 +326,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     if (item) await pipeline.process(item);
     pages++;
     await frontier.done(request.url, 'ok');
-    if (res.url !== request.url && !(await frontier.has(res.url))) {
-      // A redirect target is done too: do not fetch it again when a link leads there.
-      await frontier.add([{ url: res.url, depth: from.depth }]);
-      await frontier.take(Number.MAX_SAFE_INTEGER);
-      await frontier.done(res.url, 'ok');
-    }
+    // A redirect target is done too: do not fetch it again when a link leads there.
+    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'ok');
   };
 
   /** Checks before any request: robots.txt, address, rate. */

@@ -33,7 +33,8 @@ export interface Frontier {
   add(requests: FrontierRequest[]): FrontierRequest[] | Promise<FrontierRequest[]>;
   /** Hand out up to `max` accepted requests not handed out yet (oldest first). */
   take(max: number): FrontierRequest[] | Promise<FrontierRequest[]>;
-  /** The request finished: `ok` (item stored or page dropped on purpose) or `failed`. */
+  /** The request finished: `ok` (item stored or page dropped on purpose) or `failed`. Also
+   * accepts URLs never added (a redirect target reached through another URL).  */
   done(url: string, outcome: 'ok' | 'failed'): void | Promise<void>;
   /** Whether a URL was already accepted. */
   has(url: string): boolean | Promise<boolean>;
