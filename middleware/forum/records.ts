@@ -39,7 +39,7 @@ export interface PostRecord {
   roots: Element[];
   range: Range;
   /** How it was found (for debugging and the bench's verbose mode). */
-  via: 'siblings' | 'rows' | 'ids' | 'peaks' | 'single';
+  via: 'siblings' | 'rows' | 'ids' | 'headers' | 'peaks' | 'single';
 }
 
 /** Two siblings belong to one structure when their digit-free class sets overlap at least this
@@ -60,6 +60,12 @@ export const ID_GAP_FACTOR = 20;
 /** Characters a record must show besides its date to count as saying something (half of the
  * records must): "lol" plus a name passes, a bare date under a link does not. */
 export const MIN_OWN_TEXT = 10;
+/** Header search: levels above a date element that may still be a post header. */
+const HEADER_MAX_LEVELS = 6;
+/** Header-delimited floors are a fallback for broken nesting: structure-aligned candidates win a
+ * tie (their floors have roots, so position consistency applies). */
+const HEADER_PENALTY = 0.9;
+const HEADER_MIN_GAIN = 2;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -240,6 +246,55 @@ export function clusterIds(elements: Element[]): Element[][] {
     clusters.push(cur.map((x) => x.el));
   }
   return clusters;
+}
+
+/**
+ * Floors from repeated post headers, for markup whose posts are not siblings. Unclosed `<p>` and
+ * `<td>` tags make a tolerant parser nest every following post inside the previous one; the
+ * headers (the element around each post's date, holding that date only) still repeat with one
+ * signature. Each floor then runs in DFS order from its header to the next header (seed 000's
+ * view of a page as positions); the last one up to the end of the headers' common ancestor,
+ * bounded by the longest floor seen.
+ */
+function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int32Array, out: Candidate[]): void {
+  const groups = new Map<string, Element[]>();
+  for (const a of anchors) {
+    if (a.prose) continue;
+    let el: AnyNode | null = a.element;
+    for (let depth = 0; el instanceof Element && depth < HEADER_MAX_LEVELS; depth++, el = el.parent) {
+      if (el.name === 'body' || el.name === 'html') break;
+      if (datedCount(ix, anchorStarts, rangeOf(ix, el)) !== 1) break;
+      const key = `${el.name}.${classTokens(el).join('.')}`;
+      let arr = groups.get(key);
+      if (!arr) groups.set(key, (arr = []));
+      if (arr[arr.length - 1] !== el) arr.push(el);
+    }
+  }
+  for (const [key, els] of groups) {
+    if (els.length < MIN_RECORDS) continue;
+    const heads = outermost(ix, els);
+    if (heads.length < MIN_RECORDS) continue;
+    const starts = heads.map((h) => rangeOf(ix, h).start);
+    let maxGap = 0;
+    for (let i = 1; i < starts.length; i++) maxGap = Math.max(maxGap, starts[i]! - starts[i - 1]!);
+    const lcaEnd = commonAncestorEnd(ix, heads);
+    const records: PostRecord[] = heads.map((h, i) => {
+      const start = starts[i]!;
+      const end = i + 1 < heads.length ? starts[i + 1]! - 1 : Math.min(lcaEnd, start + maxGap);
+      return { roots: [], range: { start, end }, via: 'headers' as const };
+    });
+    out.push({ records, score: scoreRecords(ix, records) * HEADER_PENALTY, key: `hdr:${key}` });
+  }
+}
+
+function commonAncestorEnd(ix: DomIndex, els: Element[]): number {
+  const first = els[0]!;
+  const lastStart = rangeOf(ix, els[els.length - 1]!).start;
+  for (let p: AnyNode | null = first.parent; p; p = p.parent) {
+    const r = rangeOf(ix, p);
+    if (r.end >= lastStart && r.start <= rangeOf(ix, first).start) return r.end;
+  }
+  return ix.page.nodes.length - 1;
 }
 
 /** Keep the outermost of nested elements, in document order. */
@@ -423,6 +478,7 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     siblingCandidates(ix, anchorStarts, node, candidates);
   }
   idCandidates(ix, anchorStarts, withIds, candidates);
+  headerCandidates(ix, anchors, anchorStarts, candidates);
   // Own text: a record must say something besides its date (posts do; "title link + date" items of
   // a news sidebar do not).
   const own = anchors.filter((a) => !a.prose);
@@ -435,9 +491,22 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   };
   const talking = (records: PostRecord[]): boolean => records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length;
   let best: Candidate | undefined;
+  let bestHeader: Candidate | undefined;
   for (const c of candidates) {
     if (!talking(c.records)) continue;
-    if (!best || c.score > best.score || (c.score === best.score && c.records.length > best.records.length)) best = c;
+    const isHeader = c.key.startsWith('hdr:');
+    const cur = isHeader ? bestHeader : best;
+    if (!cur || c.score > cur.score || (c.score === cur.score && c.records.length > cur.records.length)) {
+      if (isHeader) bestHeader = c;
+      else best = c;
+    }
+  }
+  // Header-delimited floors only where structure failed: no structural list, or one that holds
+  // fewer than half as many floors and leaves most of the page's dates outside (a few posts
+  // whose tags happened to close).
+  const covered = (c: Candidate) => c.records.reduce((n, r) => n + datedCount(ix, anchorStarts, r.range), 0);
+  if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && covered(best) * 2 < anchorStarts.length))) {
+    return bestHeader.records;
   }
   if (best) {
     const records = extendRecords(ix, anchorStarts, best.records, allElements);
