@@ -276,6 +276,13 @@ function firstTextIndex(tree: Tree, i: number): number {
   return end + 1;
 }
 
+/** Inside a <blockquote> (a few levels up: tweets nest `blockquote > p > a`). */
+function inQuote(el: Element): boolean {
+  let p: Element | null = el;
+  for (let k = 0; p && k < 4; k++, p = p.parent instanceof Element ? p.parent : null) if (p.name === 'blockquote') return true;
+  return false;
+}
+
 /** Siblings of the root with the same tag and class that hold paragraph text. */
 function likeSiblings(tree: Tree, root: number): number[] {
   const el = tree.page.nodes[root];
@@ -333,12 +340,13 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     }
     // inside the body, long sentences full of links are still prose (news digests, link posts);
     // short link lines are navigation
-    if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2)) continue;
+    // quoted posts (embedded tweets) are link-heavy by nature: kept inside a blockquote
+    if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2) && !inQuote(s.seg.element)) continue;
     if (s.len < JUNK_LINE_MAX && JUNK_LINE.test(text)) continue;
     if (s.len < CAPTION_MAX && CAPTION.test(text)) continue;
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
-    if (!seenGood && !s.good && (BYLINE.test(text) || s.len < SENTENCE_MIN)) continue;
+    if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li'))) continue;
     if (s.good) seenGood = true;
     out.push(s);
   }
