@@ -24,11 +24,11 @@ const STRONG_NEGATIVE = new Set([
   'sidebar', 'breadcrumb', 'breadcrumbs', 'crumbs', 'pagination', 'pager', 'newsletter', 'subscribe', 'subscription', 'signup',
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'adslot', 'adunit', 'dfp', 'sponsor', 'sponsored', 'promo', 'promotion',
   'byline', 'caption', 'credit', 'credits', 'meta', 'tags', 'tagcloud', 'keywords', 'popup', 'modal', 'cookie', 'cookies', 'consent', 'gdpr',
-  'trending', 'popular', 'mostread', 'footer', 'copyright', 'toolbar', 'tools', 'rss', 'print', 'widget', 'widgets', 'masthead', 'banner',
+  'trending', 'popular', 'mostread', 'footer', 'copyright', 'toolbar', 'tools', 'rss', 'print', 'masthead', 'banner',
   'skip', 'login', 'author', 'bio', 'follow', 'nav', 'navbar', 'navigation', 'menu', 'topbar', 'header',
 ]);
 /** Weak negative tokens: removed only when no positive token vouches for the block. */
-const WEAK_NEGATIVE = new Set(['side', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
+const WEAK_NEGATIVE = new Set(['widget', 'widgets', 'side', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
 /** Tokens of content containers (Readability's `okMaybeItsACandidate`). */
 const POSITIVE = new Set(['article', 'body', 'content', 'main', 'post', 'entry', 'story', 'text', 'blog', 'news', 'detail', 'column']);
 
