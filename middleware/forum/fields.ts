@@ -438,6 +438,7 @@ function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, conte
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
     if (isProfileLink) url = href;
+    else if (n.name === 'a' && href) url = href; // `<a class="user" href="/olaolex">`: the author's own link
     else {
       // A hinted holder may wrap the profile link.
       const link = findProfileLink(n);

@@ -270,9 +270,26 @@ function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int
       if (arr[arr.length - 1] !== el) arr.push(el);
     }
   }
+  const anchorOf = new Map<number, DateAnchor>();
+  for (const a of anchors) if (!a.prose) anchorOf.set(a.index, a);
   for (const [key, els] of groups) {
     if (els.length < MIN_RECORDS) continue;
-    const heads = outermost(ix, els);
+    let heads = outermost(ix, els);
+    // Position consistency: the date sits at the same path in every header; a page clock that
+    // happens to share the header's tag does not.
+    const pathOf = (h: Element): string => {
+      const r = rangeOf(ix, h);
+      const i = lowerBound(anchorStarts, r.start);
+      const a = anchorOf.get(anchorStarts[i]!);
+      return a ? (relPathOf(h, a.element) ?? '') : '';
+    };
+    const paths = heads.map(pathOf);
+    const counts = new Map<string, number>();
+    for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
+    let major = '';
+    let majorN = 0;
+    for (const [p, n] of counts) if (n > majorN) [major, majorN] = [p, n];
+    heads = heads.filter((_, i) => paths[i] === major);
     if (heads.length < MIN_RECORDS) continue;
     const starts = heads.map((h) => rangeOf(ix, h).start);
     let maxGap = 0;
@@ -285,6 +302,16 @@ function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int
     });
     out.push({ records, score: scoreRecords(ix, records) * HEADER_PENALTY, key: `hdr:${key}` });
   }
+}
+
+function relPathOf(root: Element, el: AnyNode): string | undefined {
+  const steps: string[] = [];
+  let n: AnyNode | null = el;
+  while (n && n !== root) {
+    if (n instanceof Element) steps.push(`${n.name}.${classTokens(n).join('.')}`);
+    n = n.parent;
+  }
+  return n === root ? steps.reverse().join('/') : undefined;
 }
 
 function commonAncestorEnd(ix: DomIndex, els: Element[]): number {
