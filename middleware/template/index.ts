@@ -98,12 +98,12 @@ export interface SetDifferenceOptions {
 }
 
 /** Decide whether and how a template narrows a page's segments; undefined = fall back. */
-export function applyTemplate<T extends SegmentLike>(segments: readonly T[], learner: TemplateLearner | undefined, minEffectiveShare = MIN_EFFECTIVE_SHARE): T[] | undefined {
+export function applyTemplate<T extends SegmentLike>(segments: readonly T[], learner: TemplateLearner | undefined, minEffectiveShare = MIN_EFFECTIVE_SHARE, minCoverage = learner?.staleCoverage ?? 0): T[] | undefined {
   if (!learner?.ready) return undefined;
   // A page of another layout (or a redesign not yet learned) shares little with every template:
   // subtracting would remove nothing useful, so single-page extraction handles it.
   const { template, coverage } = learner.fit({ segments });
-  if (coverage < learner.staleCoverage) return undefined;
+  if (coverage < minCoverage || !template.size) return undefined;
   const eff = segments.filter((s) => !template.has(keyOf(s, learner.pathMode)));
   let all = 0;
   let kept = 0;

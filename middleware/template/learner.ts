@@ -369,6 +369,7 @@ export class TemplateLearner {
     this.observed++;
     const { layout, match } = this.bestLayout(keys, false);
     const result: ObserveResult = {};
+    const counted = this.bordersOf(keys);
     let target: Layout;
     // Seed 001: the first template is the intersection of the first two pages, whatever they
     // share. A new layout is only started against a site that already has a template.
@@ -382,7 +383,7 @@ export class TemplateLearner {
     }
     const wasReady = target.ready;
     const othersReady = this.layouts.some((l) => l !== target && l.ready);
-    target.add(keys, this.observed);
+    target.add(counted, this.observed);
     if (!wasReady && target.ready && othersReady) {
       this.relearnedCount++;
       result.relearned = true;
@@ -458,6 +459,17 @@ export class TemplateLearner {
     }
     for (const fp of j.fingerprints ?? []) if (typeof fp === 'string') t.rememberFingerprint(fp);
     return t;
+  }
+
+  /** A page with more distinct lines than half the key cap would flush the layout's memory on its
+   * own (every key count 1, the oldest — its own header — evicted first). Such a page is counted by
+   * its borders: the first and last keys in document order, where header, navigation and footer
+   * sit (seed 004: boilerplate is at the borders of the layout). */
+  private bordersOf(keys: Set<number>): Iterable<number> {
+    const cap = Math.floor(this.maxKeys / 2);
+    if (keys.size <= cap) return keys;
+    const all = [...keys];
+    return [...all.slice(0, Math.ceil(cap / 2)), ...all.slice(all.length - Math.floor(cap / 2))];
   }
 
   /** The ready layout used most recently (the site's current look); else the newest layout. */

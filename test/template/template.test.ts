@@ -219,6 +219,21 @@ describe('TemplateLearner', () => {
     expect(t.has('html/body/p', 'page 59 line 3')).toBe(false);
   });
 
+  it('copes with huge and deeply nested pages', () => {
+    const t = new TemplateLearner({ maxKeys: 1000 });
+    const rows = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `<p>${tag} row ${i}</p>`).join('');
+    const big = (tag: string) => createPage({ url: 'http://big.test/', body: `<html><body><nav>Home</nav><nav>News</nav>${rows(30000, tag)}</body></html>` });
+    const a = big('a');
+    t.observe(a);
+    t.observe(big('b'));
+    expect(t.keyCount).toBeLessThanOrEqual(2 * 1000);
+    expect(t.has('html/body/nav', 'Home')).toBe(true);
+    const eff = applyTemplate(a.segments, t);
+    expect(eff?.length).toBe(30000);
+    const deep = createPage({ url: 'http://big.test/d', body: '<div>'.repeat(10000) + 'deep text' + '</div>'.repeat(10000) });
+    expect(() => t.observe(deep)).not.toThrow();
+  });
+
   it('a line added to the template late still becomes template (decay)', () => {
     const t = new TemplateLearner({ window: 8 });
     const page = (i: number, extra: boolean) => ({ segments: [{ path: 'nav', text: 'Home' }, ...(extra ? [{ path: 'nav', text: 'New section' }] : []), { path: 'p', text: `story ${i}` }] });
