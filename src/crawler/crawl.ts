@@ -41,7 +41,7 @@ export const DEFAULTS = {
   timeoutSecs: 30,
   maxRetries: 2,
   /** Progress line and frontier checkpoint intervals. */
-  progressIntervalMs: 5_000,
+  progressIntervalMs: 3_000,
   checkpointIntervalMs: 3_000,
   /** Anchor texts longer than this are not titles (they would bloat the queue). */
   maxAnchorChars: 300,
@@ -204,12 +204,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   // --- state: frontier, dataset, site store -------------------------------------------------
   if (opts.fresh) rmSync(datasetDir, { recursive: true, force: true });
   const frontier: Frontier = opts.frontier ?? JournalFrontier.open(stateDir, spider.name, { maxPages, fresh: opts.fresh });
-  let truncateOut = !!opts.fresh;
   if (frontier instanceof JournalFrontier && frontier.previousFinished && !opts.fresh) {
     log.info(`the previous crawl of "${spider.name}" finished: starting over (dataset replaced; an interrupted crawl would resume)`);
     frontier.reset();
     rmSync(datasetDir, { recursive: true, force: true });
-    truncateOut = true;
   }
   const resumed = frontier instanceof JournalFrontier ? frontier.resumed && !frontier.previousFinished && !opts.fresh : false;
   const previousItems = repairDataset(datasetDir);
@@ -217,7 +215,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   if (resumed) log.info(`resuming: ${previousItems.length} items stored, ${frontier.stats().pending} requests pending`);
 
   const sinks: ItemSink[] = [await DatasetSink.open(storageDir, spider.name)];
-  if (opts.out) sinks.push(new FileSink(opts.out, { truncate: truncateOut }));
+  if (opts.out) sinks.push(new FileSink(opts.out, previousItems));
   if (opts.onItem) sinks.push(new CallbackSink(opts.onItem));
   const pipeline = new ItemPipeline(sinks, log, previousItems);
   const store = await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`));

@@ -2,7 +2,7 @@
  * Where items go, behind a small interface: a Crawlee dataset per spider
  * (`storage/datasets/<spider>/`), JSON-lines and CSV exports (`--out`), or a callback.
  */
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Configuration, Dataset, MemoryStorage } from 'crawlee';
 import type { Item } from '../item.js';
@@ -94,28 +94,35 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** `--out FILE.jsonl|FILE.csv`: appends (a resumed crawl continues the file); `truncate` starts it over. */
+/**
+ * `--out FILE.jsonl|FILE.csv`: the file mirrors the crawl's dataset. It is rewritten on open with
+ * the items an interrupted run already stored (`existing`), then appended to synchronously, so a
+ * crash never leaves the export short of, or ahead of, the dataset.
+ */
 export class FileSink implements ItemSink {
-  private stream: WriteStream;
+  private fd: number;
   private readonly csv: boolean;
 
-  constructor(file: string, opts: { truncate?: boolean } = {}) {
+  constructor(file: string, existing: Item[] = []) {
     const ext = path.extname(file).toLowerCase();
     if (ext !== '.jsonl' && ext !== '.csv' && ext !== '.ndjson') throw new Error(`--out must end in .jsonl or .csv (got ${file})`);
     this.csv = ext === '.csv';
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const fresh = opts.truncate || !existsSync(file) || statSync(file).size === 0;
-    this.stream = createWriteStream(file, { flags: fresh ? 'w' : 'a' });
-    if (this.csv && fresh) this.stream.write(CSV_COLUMNS.join(',') + '\n');
+    this.fd = openSync(file, 'w');
+    if (this.csv) writeSync(this.fd, CSV_COLUMNS.join(',') + '\n');
+    for (const item of existing) writeSync(this.fd, this.line(item));
   }
 
-  write(item: Item): Promise<void> {
-    const line = this.csv ? CSV_COLUMNS.map((c) => csvCell((item as unknown as Record<string, unknown>)[c])).join(',') + '\n' : JSON.stringify(item) + '\n';
-    return new Promise((resolve, reject) => this.stream.write(line, (e) => (e ? reject(e) : resolve())));
+  private line(item: Item): string {
+    return this.csv ? CSV_COLUMNS.map((c) => csvCell((item as unknown as Record<string, unknown>)[c])).join(',') + '\n' : JSON.stringify(item) + '\n';
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(resolve));
+  async write(item: Item): Promise<void> {
+    writeSync(this.fd, this.line(item));
+  }
+
+  async close(): Promise<void> {
+    closeSync(this.fd);
   }
 }
 

@@ -31,12 +31,13 @@ describe('resume after kill -9', () => {
   it('loses and duplicates no items', async () => {
     const server = await serve(smallSite(LISTS, PER_LIST, DELAY_MS));
     const storageDir = mkdtempSync(path.join(tmpdir(), 'gleaner-resume-'));
+    const out = path.join(storageDir, 'items.jsonl');
     try {
       // `node --import tsx` runs the crawl in this one process (the tsx CLI would fork a grandchild that
       // SIGKILL of the parent leaves running).
       const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crawler/resume-child.ts'], {
         cwd: root,
-        env: { ...process.env, RESUME_URL: server.url, RESUME_STORAGE: storageDir },
+        env: { ...process.env, RESUME_URL: server.url, RESUME_STORAGE: storageDir, RESUME_OUT: out },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -66,13 +67,16 @@ describe('resume after kill -9', () => {
             { pattern: '**/list/*.html', label: 'list' },
           ],
         },
-        { storageDir, log: silentLogger },
+        { storageDir, out, log: silentLogger },
       );
       expect(summary.resumed).toBe(true);
       expect(summary.finished).toBe(true);
       const urls = storedUrls(storageDir).map((u) => new URL(u).pathname);
       expect(new Set(urls).size).toBe(urls.length); // no duplicates
       expect(urls.sort()).toEqual(smallSitePaths(LISTS, PER_LIST).sort()); // nothing lost
+      // The --out export mirrors the dataset exactly.
+      const exported = readFileSync(out, 'utf8').trim().split('\n').map((l) => new URL(JSON.parse(l).url).pathname);
+      expect(exported.sort()).toEqual(urls.sort());
       // The resumed run fetched only what was missing (plus at most the pages in flight at the kill).
       const refetched = server.requests.slice(requestsBefore).filter((p) => p !== '/robots.txt').length;
       const counts: Record<string, number> = {};
