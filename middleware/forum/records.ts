@@ -66,6 +66,9 @@ const HEADER_MAX_LEVELS = 6;
  * tie (their floors have roots, so position consistency applies). */
 const HEADER_PENALTY = 0.9;
 const HEADER_MIN_GAIN = 2;
+/** A floor shows its post date, perhaps an edit date and a join date; more dates on average
+ * mean the "floors" hold several posts each. */
+const MAX_DATES_PER_FLOOR = 3;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -529,10 +532,12 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     }
   }
   // Header-delimited floors only where structure failed: no structural list, or one that holds
-  // fewer than half as many floors and leaves most of the page's dates outside (a few posts
-  // whose tags happened to close).
+  // fewer than half as many floors and either leaves most of the page's dates outside (a few
+  // posts whose tags happened to close) or swallows many dates per floor (everything nested in
+  // one "floor").
   const covered = (c: Candidate) => c.records.reduce((n, r) => n + datedCount(ix, anchorStarts, r.range), 0);
-  if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && covered(best) * 2 < anchorStarts.length))) {
+  const failed = (c: Candidate) => covered(c) * 2 < anchorStarts.length || covered(c) > MAX_DATES_PER_FLOOR * c.records.length;
+  if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best)))) {
     return bestHeader.records;
   }
   if (best) {
