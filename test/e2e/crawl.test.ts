@@ -97,6 +97,42 @@ describe('crawling a small loopback site', () => {
   });
 });
 
+describe('crawler options', () => {
+  it('sends headers and cookies, spaces requests per host, stops at maxDepth', async () => {
+    const server = await serve(smallSite(3, 2));
+    const storageDir = tmp();
+    try {
+      const summary = await runSpider(
+        {
+          name: 'opts',
+          startUrls: [`${server.url}/list/1.html`],
+          allowPrivateAddresses: true,
+          crawler: {
+            headers: { 'x-gleaner-test': 'yes' },
+            cookies: [{ name: 'session', value: 'abc' }],
+            maxRequestsPerMinute: 600,
+            maxDepth: 1,
+            robotsTxt: false,
+          },
+        },
+        { storageDir, log: silentLogger },
+      );
+      // Depth 0: /list/1.html; depth 1: its links (/, /list/2.html, two stories). Nothing deeper.
+      expect(server.requests.sort()).toEqual(['/', '/list/1.html', '/list/2.html', '/story/1.html', '/story/2.html']);
+      expect(summary.pages).toBe(5);
+      for (const h of server.headers) {
+        expect(h['x-gleaner-test']).toBe('yes');
+        expect(h.cookie).toBe('session=abc');
+      }
+      // 600 per minute = one request every 100 ms to this host.
+      const gaps = server.times.slice(1).map((t, i) => t - server.times[i]!);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('middleware error isolation', () => {
   it('a user middleware throwing on one URL drops only that page, counted and named', async () => {
     const server = await serve(smallSite(1, 4));
