@@ -47,6 +47,8 @@ const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nick
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
 /** Link texts that are actions, not content. */
 const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
+/** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
+const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
 const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
 const FLOOR_IN_LINE = /#\s?(\d{1,6})(?!\d)|(?<!\d)(\d{1,6})\s?(?:楼|樓)|(?:^|\s)(\d{1,6})\s?(?:#|F|L)(?=\s|$)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})(?!\d)|(沙发|沙發|板凳|地板|楼主|樓主)/iu;
@@ -305,6 +307,7 @@ export function contentText(ix: DomIndex, els: Element[]): string {
       // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
       if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
+      if (COUNTER_LINE.test(seg.text)) continue;
       lines.push(seg.text);
     }
   }
@@ -320,7 +323,10 @@ export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | 
   const before = segs.slice(0, Math.max(0, k));
   const after = segs.slice(Math.max(0, k) + 1);
   const size = (xs: Segment[]) => xs.reduce((a, s) => a + s.text.length - s.linkChars, 0);
-  return (size(after) >= size(before) ? after : before).map((s) => s.text).join('\n');
+  return (size(after) >= size(before) ? after : before)
+    .filter((s) => !COUNTER_LINE.test(s.text) && !(ACTION_TEXT.test(s.text) && s.linkChars >= s.text.length / 2))
+    .map((s) => s.text)
+    .join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -66,8 +66,8 @@ const HEADER_MAX_LEVELS = 6;
  * tie (their floors have roots, so position consistency applies). */
 const HEADER_PENALTY = 0.9;
 const HEADER_MIN_GAIN = 2;
-/** A floor shows its post date, perhaps an edit date and a join date; more dates on average
- * mean the "floors" hold several posts each. */
+/** A floor shows its post date, perhaps an edit date and a join date; when most of the page's
+ * dates sit in "floors" with more, those floors hold several posts each. */
 const MAX_DATES_PER_FLOOR = 3;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
@@ -536,7 +536,14 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   // posts whose tags happened to close) or swallows many dates per floor (everything nested in
   // one "floor").
   const covered = (c: Candidate) => c.records.reduce((n, r) => n + datedCount(ix, anchorStarts, r.range), 0);
-  const failed = (c: Candidate) => covered(c) * 2 < anchorStarts.length || covered(c) > MAX_DATES_PER_FLOOR * c.records.length;
+  const failed = (c: Candidate) => {
+    let overloaded = 0;
+    for (const r of c.records) {
+      const n = datedCount(ix, anchorStarts, r.range);
+      if (n > MAX_DATES_PER_FLOOR) overloaded += n;
+    }
+    return covered(c) * 2 < anchorStarts.length || overloaded * 2 >= anchorStarts.length;
+  };
   if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best)))) {
     return bestHeader.records;
   }
