@@ -21,7 +21,8 @@ import { finishItem, processPage, siteKeyOf } from '../process.js';
 import type { Item, PageLabel } from '../item.js';
 import { validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
-import { AddressGuard, BlockedAddressError, hostAllowed, normaliseDomains } from './net-guard.js';
+import { isIP } from 'node:net';
+import { AddressGuard, BlockedAddressError, guardedLookup, hostAllowed, isPrivateAddress, normaliseDomains } from './net-guard.js';
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
 import { HostRateLimiter, RobotsCache } from './politeness.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
@@ -142,7 +143,7 @@ const NON_PAGE_TYPE = /^(image|audio|video|font)\/|^application\/(pdf|zip|gzip|x
 function reasonOf(e: unknown): string {
   const err = e as Error & { code?: string; reason?: string };
   if (err instanceof FetchFailure) return err.reason;
-  if (err instanceof BlockedAddressError || err?.name === 'BlockedAddressError') return 'blocked address';
+  if (err instanceof BlockedAddressError || err?.name === 'BlockedAddressError' || (err as any)?.cause?.name === 'BlockedAddressError') return 'blocked address';
   if (err?.name === 'TimeoutError' || err?.code === 'ETIMEDOUT' || /timed? ?out/i.test(err?.message ?? '')) return 'timeout';
   if (err?.code) return `network ${err.code}`;
   const http = /HTTP (\d{3})/.exec(err?.message ?? '');
@@ -386,11 +387,15 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
             retry: { limit: 0 },
             followRedirect: true,
             maxRedirects: 10,
+            // Checked again at connection time: redirects and changed DNS answers included.
+            dnsLookup: spider.allowPrivateAddresses ? undefined : guardedLookup,
             hooks: {
               beforeRedirect: [
                 (options: any) => {
                   const to = options.url as URL;
                   if (!hostAllowed(to.hostname, domains)) throw new FetchFailure('redirect off-site', `${request.url} redirects to ${to.href}, outside the allowed domains`);
+                  const host = to.hostname.replace(/^\[|\]$/g, '');
+                  if (!spider.allowPrivateAddresses && isIP(host) && isPrivateAddress(host)) throw new FetchFailure('blocked address', `${request.url} redirects to private address ${to.href}`);
                 },
               ],
             },
@@ -409,6 +414,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
             if (tooLarge) throw new FetchFailure('too large', `${request.url}: response larger than ${maxBytes} bytes`);
             if (e instanceof FetchFailure) throw e;
             if ((e as any)?.cause instanceof FetchFailure) throw (e as any).cause;
+            if ((e as any)?.cause?.name === 'BlockedAddressError' || (e as any)?.name === 'BlockedAddressError') throw new FetchFailure('blocked address', (e as Error).message);
             throw e;
           }
           const status: number = res.statusCode;

@@ -5,6 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import dns from 'node:dns';
 
 /** Non-public ranges: RFC 1918, loopback, link-local, CGNAT (RFC 6598), "this network", benchmark
  * (RFC 2544), documentation, multicast and reserved; IPv6 loopback, unspecified, ULA (fc00::/7),
@@ -80,6 +81,25 @@ export class AddressGuard {
     }
     if (!hit.ok) throw new BlockedAddressError(`${url}: ${hit.reason} (set allowPrivateAddresses: true in the spider to allow it)`);
   }
+}
+
+/**
+ * A `dns.lookup` replacement for the HTTP client: refuses non-public answers at connection time,
+ * so a redirect or a DNS answer that changed since the pre-check (DNS rebinding) cannot reach a
+ * private address. IP-literal hosts never reach a lookup: `AddressGuard.check` covers those.
+ */
+export function guardedLookup(hostname: string, options: unknown, callback?: unknown): void {
+  const cb = (typeof options === 'function' ? options : callback) as (err: Error | null, address?: unknown, family?: number) => void;
+  const opts = (typeof options === 'object' && options !== null ? options : {}) as dns.LookupOptions;
+  dns.lookup(hostname, { ...opts, all: true }, (err, addresses) => {
+    if (err) return cb(err);
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) return cb(new BlockedAddressError(`${hostname} resolves to private or loopback address ${bad.address} (set allowPrivateAddresses: true in the spider to allow it)`));
+    if (opts.all) return cb(null, addresses);
+    const first = addresses[0];
+    if (!first) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
+    cb(null, first.address, first.family);
+  });
 }
 
 /** Host allowed by the spider's domains: equal to one, or a subdomain of one. */

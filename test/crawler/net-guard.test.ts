@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressGuard, hostAllowed, isPrivateAddress, normaliseDomains } from '../../src/crawler/net-guard.js';
+import { AddressGuard, guardedLookup, hostAllowed, isPrivateAddress, normaliseDomains } from '../../src/crawler/net-guard.js';
 
 describe('private address blocking', () => {
   it('classifies IPv4 and IPv6 ranges', () => {
@@ -17,6 +17,13 @@ describe('private address blocking', () => {
     await expect(guard.check('http://localhost/')).rejects.toThrow(/resolves to private or loopback address/);
     await expect(guard.check('ftp://example.com/')).rejects.toThrow(/only http/);
     await expect(new AddressGuard(true).check('http://127.0.0.1/')).resolves.toBeUndefined();
+  });
+
+  it('refuses private answers at connection time (the HTTP client\'s DNS lookup)', async () => {
+    const err = await new Promise<Error | null>((resolve) => guardedLookup('localhost', {}, (e: Error | null) => resolve(e)));
+    expect(err?.name).toBe('BlockedAddressError');
+    const all = await new Promise<Error | null>((resolve) => guardedLookup('localhost', { all: true }, (e: Error | null) => resolve(e)));
+    expect(all?.name).toBe('BlockedAddressError');
   });
 
   it('matches allowed domains and their subdomains only', () => {
