@@ -35,6 +35,8 @@ export const CONTENT_PUNCT_SHARE = 0.8;
 /** A content path must exist in at least this share of the floors that have text: a quote or an
  * attachment box present in a minority of floors is not the content container. */
 export const CONTENT_PATH_SUPPORT = 0.7;
+/** DFS nodes under an author name holder at most (a link, a span with a badge icon …). */
+const MAX_AUTHOR_NODES = 40;
 /** Author names are short labels. */
 export const MAX_AUTHOR_LENGTH = 60;
 
@@ -439,6 +441,9 @@ function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, conte
     const isProfileLink = !!href && isProfileUrl(href);
     const hinted = !isProfileLink && AUTHOR_HINT.test(attrText(n));
     if (!isProfileLink && !hinted) continue;
+    // A name holder is small; reading the text of a big hinted wrapper ("user-panel") for every
+    // such element would be quadratic.
+    if (ix.end[i]! - i > MAX_AUTHOR_NODES) continue;
     const name = collapse(textOf(n));
     if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name)) continue;
     if (inQuote(n, quoteRoot)) continue;
