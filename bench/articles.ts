@@ -223,7 +223,7 @@ async function benchCwce(tools: Tool[]) {
       date += okDate ? 1 : 0;
       const okAuthor = sameOrNone(x.author, g.author);
       author += okAuthor ? 1 : 0;
-      if (dumpFile && t.key === 'gleaner') dump.push({ set: 'cwce', id: p.e.id, f1: f, date: [x.published, g.date], author: [x.author, g.author] });
+      if (dumpFile && t.key === 'gleaner') dump.push({ set: 'cwce', id: p.e.id, f1: f, date: okDate ? 1 : [x.published, g.date], author: okAuthor ? 1 : [x.author, g.author] });
     }
     const n = pages.length;
     put(t.name, 'cwce-zh F1/date/author', `${(f1 / n).toFixed(3)} / ${(date / n).toFixed(3)} / ${(author / n).toFixed(3)}`);

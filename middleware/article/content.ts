@@ -44,6 +44,20 @@ const RELATED_HEADING = /^(?:related|want more (?:stories|news|articles)|сам�
 const TAIL_JUNK = /subscribe|newsletter|sign up|follow (?:us|him|her|me|them) on|may be reached at|can be reached at|contact (?:him|her|them|us) at|未经授权|转载请注明|本文来源|责任编辑/i;
 /** Only short closing lines are tested against TAIL_JUNK (weighted length). */
 const TAIL_JUNK_MAX = 220;
+/** A line before the body that starts with a date, or holds two or more meta cues, is the
+ * article's meta line ("2020-11-23 10:22 出处：快科技 作者：宪瑞 编辑：宪瑞 评论(18)"). */
+const LEADING_DATE = /^\s*(?:\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4})/i;
+const META_CUES = /来源|出处|作者|编辑|责编|阅读|浏览|评论|字号|点击|发布|updated|published|posted|comments|min read|share/gi;
+/** Meta lines are short (characters). */
+const META_LINE_MAX = 120;
+
+function countMatches(re: RegExp, text: string): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(text)) n++;
+  return n;
+}
+
 /** Lines that are a byline or a dateline, dropped at the head of the body. */
 const BYLINE = /^(?:by|von|par|por|di|door|posted|published|updated|written|作者|记者|文|撰文|来源|编辑|发布时间|时间)\s*[:：/\s]/i;
 
@@ -347,6 +361,7 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
     if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li'))) continue;
+    if (!seenGood && s.seg.text.length < META_LINE_MAX && (LEADING_DATE.test(text) || countMatches(META_CUES, text) >= 2)) continue;
     if (s.good) seenGood = true;
     out.push(s);
   }

@@ -28,6 +28,10 @@ export { extractAuthor } from './author.js';
 /** A title mostly in Han characters on a page without a usable lang: China's zone is the likeliest. */
 const HAN_TITLE_SHARE = 0.5;
 
+/** DFS nodes above the body searched as "between headline and body" when no headline element is
+ * known (a dateline table row of an old portal page is ~10–40 nodes above the text). */
+const DATELINE_WINDOW = 60;
+
 export interface ArticleOptions {
   /** Segments left after the earlier stages (template difference, rule filters). */
   segments?: Segment[];
@@ -53,9 +57,10 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
   const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
   const first = body.paragraphs[0]?.index ?? 0;
-  const anchor = headline >= 0 && headline < first ? headline : first;
-  const published = extractPublished(page, { timezone, anchor });
+  // without a headline element, the dateline is looked for just above the body
+  const anchor = headline >= 0 && headline < first ? headline : Math.max(0, first - DATELINE_WINDOW);
   const last = body.paragraphs[body.paragraphs.length - 1]?.index;
+  const published = extractPublished(page, { timezone, anchor, bodyStart: first, bodyEnd: last });
   const author = extractAuthor(page, { anchor, tail: last });
   return {
     kind: 'article',

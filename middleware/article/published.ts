@@ -29,7 +29,7 @@ const RELATIVE_LINE_MAX = 40;
 /** Text-date score from which a displayed date with a time beats the machine value: the date sits
  * right after the headline or after a publishing cue (sites often put a stale or rounded value in
  * meta, while the page shows the publishing minute). */
-const STRONG_TEXT_SCORE = 0.75;
+const STRONG_TEXT_SCORE = 1.5;
 
 /** Cheap pre-test before the date patterns (no Unicode flag, so fast): digits around a date
  * separator, a month stem, or a relative word. A superset of what the date finder reads. */
@@ -99,32 +99,49 @@ function textOfShallow(el: Element): string {
 }
 
 /** Dates in the page text: scored by nearness to the headline/body start, cue words and precision. */
-function fromText(page: Page, o: DateOptions, anchor: number): { d: DateMatch; score: number } | undefined {
+/** Where the body is: dates between the headline and the body's first paragraph are datelines,
+ * dates inside the body are events, dates after it belong to related links and comments. */
+interface Frame {
+  anchor: number;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+/** A dateline is short or mostly date ("2019-09-07 13:43 来源：新华社"); prose is long. */
+const DATELINE_MAX = 80;
+const PROSE_MIN = 120;
+
+function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: number } | undefined {
   let best: { d: DateMatch; score: number } | undefined;
   const segs = page.segments;
+  const { anchor, bodyStart, bodyEnd } = f;
   // near the headline first (the score caps distance there); the whole page only when that fails
   for (const near of [true, false]) {
     if (best) break;
-  for (let si = 0; si < segs.length; si++) {
-    const s = segs[si]!;
-    if (near !== Math.abs(s.index - anchor) <= NEAR_HEADLINE_NODES * 4) continue;
-    if (s.text.length > 400) continue; // dates of articles sit in short meta lines
-    if (!DATE_HINT.test(s.text)) continue;
-    const ds = findDates(s.text, o);
-    for (const d of ds) {
-      const before = s.text.slice(Math.max(0, d.index - 16), d.index);
-      if (OTHER_CUE.test(before)) continue;
-      if (d.relative && s.text.length > RELATIVE_LINE_MAX) continue;
-      const dist = Math.abs(s.index - anchor);
-      let score = -Math.min(dist, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
-      if (s.index >= anchor) score += 0.5; // bylines follow the headline
-      if (PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)))) score += 1;
-      if (d.precision !== 'day') score += 0.5;
-      if (d.yearInferred) score -= 1.5;
-      if (s.linkChars > s.text.length / 2) score -= 1;
-      if (!best || score > best.score) best = { d, score };
+    for (let si = 0; si < segs.length; si++) {
+      const s = segs[si]!;
+      if (near !== Math.abs(s.index - anchor) <= NEAR_HEADLINE_NODES * 4) continue;
+      if (s.text.length > 400) continue; // dates of articles sit in short meta lines
+      if (!DATE_HINT.test(s.text)) continue;
+      const ds = findDates(s.text, o);
+      for (const d of ds) {
+        const before = s.text.slice(Math.max(0, d.index - 16), d.index);
+        if (OTHER_CUE.test(before)) continue;
+        if (d.relative && s.text.length > RELATIVE_LINE_MAX) continue;
+        let score: number;
+        if (s.index >= anchor && s.index < bodyStart) score = 1.5; // between headline and body
+        else if (s.index >= bodyStart && s.index <= bodyEnd) score = -0.5; // an event in the text
+        else if (s.index > bodyEnd) score = -1 - Math.min(s.index - bodyEnd, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
+        else score = -Math.min(anchor - s.index, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
+        if (s.text.length <= DATELINE_MAX) score += 0.5;
+        else if (s.text.length >= PROSE_MIN) score -= 0.5;
+        if (PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)))) score += 1;
+        if (d.precision !== 'day') score += 0.5;
+        if (d.yearInferred) score -= 1.5;
+        if (s.linkChars > s.text.length / 2) score -= 1;
+        if (!best || score > best.score) best = { d, score };
+      }
     }
-  }
   }
   return best;
 }
@@ -133,12 +150,16 @@ export interface PublishedOptions {
   timezone?: string;
   /** DFS index of the headline (or the body start): dates near it are preferred. */
   anchor?: number;
+  /** DFS index of the body's first paragraph (default: the anchor). */
+  bodyStart?: number;
+  /** DFS index of the body's last paragraph (default: the end of the page). */
+  bodyEnd?: number;
 }
 
 export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
   const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone };
   const anchor = options.anchor ?? 0;
-  const found = fromText(page, o, anchor);
+  const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER });
   const text = found?.d;
   const machine = fromMeta(page, o) ?? fromJsonLd(page, o);
   if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {
