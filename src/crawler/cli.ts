@@ -3,7 +3,7 @@
  * Without a spider it serves the bundled demo site on 127.0.0.1 and runs the demo spider on it.
  */
 import path from 'node:path';
-import { loadSpider } from '../spider/load.js';
+import { loadSpider, resolveSpiderFile, PACKAGE_ROOT } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from './crawl.js';
 import { UsageError } from '../cli/errors.js';
 
@@ -42,7 +42,8 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
   if (opts.out && !/\.(jsonl|ndjson|csv)$/i.test(opts.out)) throw new UsageError(`--out must name a .jsonl or .csv file (got ${opts.out})`);
   let demo: { url: string; close(): Promise<void> } | undefined;
   // The demo spider crawls the bundled demo site: serve it first, on a free loopback port.
-  if (spiderArg === 'demo' && !process.env.GLEANER_DEMO_URL) {
+  const file = resolveSpiderFile(spiderArg);
+  if (file && path.resolve(file) === path.join(PACKAGE_ROOT, 'spiders', 'demo.ts') && !process.env.GLEANER_DEMO_URL) {
     const { startDemoServer } = await import('../demo/server.js');
     demo = await startDemoServer();
     process.env.GLEANER_DEMO_URL = demo.url;

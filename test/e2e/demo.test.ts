@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { Item } from '../../src/item.js';
 import { startDemoServer } from '../../src/demo/server.js';
 import { crawlWithCheerio } from '../../examples/cheerio-crawler.js';
+import { crawlWithPlaywright } from '../../examples/playwright-crawler.js';
+import { existsSync } from 'node:fs';
+import { chromiumPath } from '../../src/crawler/crawl.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -53,6 +56,23 @@ describe('using gleaner inside a plain CheerioCrawler (examples/)', () => {
       expect(items.some((i) => i.kind === 'list')).toBe(true);
       expect(JSON.stringify(items)).not.toContain('\uFFFD');
       expect(articles.every((a) => /[\u4e00-\u9fff]/.test(a.title ?? ''))).toBe(true);
+    } finally {
+      await demo.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!existsSync(chromiumPath()))('using gleaner inside a plain PlaywrightCrawler (examples/)', () => {
+  it('extracts blog posts from rendered pages', async () => {
+    const demo = await startDemoServer();
+    try {
+      const items = await crawlWithPlaywright(`${demo.url}/blog/`, 6);
+      expect(items.length).toBeGreaterThanOrEqual(3);
+      for (const it of items) {
+        expect(it.kind).toBe('article');
+        expect(it.url).toMatch(/\/blog\/posts\//);
+        expect((it.content ?? '').length).toBeGreaterThan(200);
+      }
     } finally {
       await demo.close();
     }
