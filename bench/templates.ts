@@ -177,12 +177,18 @@ const exS = new Extractor({ kind: 'article', extra: [forcedLabel()] });
 const itemsS = await exS.extractBatch(inputs, { stream: true });
 await exS.close();
 
+// (b) without the rule filters: their own contribution to template-assisted extraction
+const exBF = new Extractor({ kind: 'article', middleware: { 'rule-filters': false }, extra: [forcedLabel()] });
+const itemsBF = await exBF.extractBatch(inputs);
+await exBF.close();
+
 const content = (it: { content?: string; title?: string }) => [it.title, it.content].filter(Boolean).join('\n');
 const sA = score(itemsA.map(content));
 const sB = score(itemsB.map(content));
 push('(a) single page, no template (article)', sA, `${aMs.toFixed(1)} ms/page`);
 push('(b) template-assisted, batch (article)', sB, `${bMs.toFixed(1)} ms/page`);
 push("(b') template-assisted, --stream (article)", score(itemsS.map(content)));
+push('(b) without rule filters', score(itemsBF.map(content)));
 push('(c) Readability.js (linkedom)', score(readTexts), `${readMs.toFixed(1)} ms/page`);
 const eff = effectiveTexts({});
 push(`diag: effective text (support θ=${DEFAULT_SUPPORT_THRESHOLD} + filters)`, score(eff.texts), `template applied on ${eff.applied}/${cases.length}`);
