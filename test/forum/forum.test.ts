@@ -7,6 +7,7 @@ import { extractForum, extractForumDebug, forumMiddleware } from '../../middlewa
 import { clusterIds } from '../../middleware/forum/records.js';
 import { parseHtml } from '../../src/page/page.js';
 import { Element } from 'domhandler';
+import { itemSchema } from '../../src/item.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'fixtures', 'forum');
@@ -185,11 +186,25 @@ describe('forumMiddleware', () => {
   it('fills the item of a forum page', async () => {
     const { page } = load('xenforo');
     const mw = forumMiddleware({});
-    const ctx = { page, item: { url: page.url }, timezone: undefined, log: { debug() {}, info() {}, warning() {}, error() {} } } as never;
+    const ctx = { page, item: { url: page.url }, label: 'forum', request: { url: page.url }, timezone: undefined, log: { debug() {}, info() {}, warning() {}, error() {} } } as never;
     await mw.process(ctx);
     const item = (ctx as { item: Record<string, unknown> }).item;
     expect(item.kind).toBe('forum');
     expect((item.posts as unknown[]).length).toBe(3);
+    // the item contract (ARCHITECTURE §4) holds
+    expect(() => itemSchema.parse(JSON.parse(JSON.stringify(item)))).not.toThrow();
     expect(item.nextPage).toBe('https://trails.example.com/threads/best-route.777/page-2');
+  });
+
+  it('leaves pages of other kinds alone, and honours a request label', async () => {
+    const { page } = load('xenforo');
+    const mw = forumMiddleware({});
+    const log = { debug() {}, info() {}, warning() {}, error() {} };
+    const other = { page, item: { url: page.url }, label: 'detail', request: { url: page.url }, log } as never;
+    await mw.process(other);
+    expect((other as { item: Record<string, unknown> }).item.kind).toBeUndefined();
+    const requested = { page, item: { url: page.url }, request: { url: page.url, label: 'forum' }, log } as never;
+    await mw.process(requested);
+    expect((requested as { item: Record<string, unknown> }).item.kind).toBe('forum');
   });
 });
