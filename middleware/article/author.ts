@@ -20,11 +20,20 @@ const CUE_WINDOW = 300;
 /** Meta keys naming the writer. */
 const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue. */
-const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字)\s*[:：]?\s*((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
+const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字)\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
+/** "石佳/中国青年报": writer / outlet at the start of the body. */
+const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
+/** "……举行。（张巨峰）" or "（记者 张三）": the writer in brackets closing the body. */
+const TRAILING_NAME = /[（(](?:记者|作者|文)?\s*([\p{Script=Han}·]{2,4}(?:[\s、][\p{Script=Han}·]{2,4}){0,3})\s*[）)]\s*$/u;
+/** A dateline of a self-media post: "华夏人文 2020-03-09 18:14:21", "2019-05-17 · 苏皖城市报道". */
+const DATELINE_NAME = /^(?:([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*[·|｜]\s*([\p{Script=Han}\w·]{2,12}))$/u;
+/** Body paragraphs longer than this are searched for a cue in their first characters only
+ * ("新京报快讯（记者 裴剑飞）今日……"). */
+const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@/i;
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
-const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|本人|个人|网友|读者|未知|手记|自曝|见面)/;
+const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|本人|个人|网友|读者|未知|手记|自曝|见面|[的了在从对向与和是将也就都为等中据])|[中时后的了]$/;
 /** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
 const OUTLET = /(?:网|报|社|台|新闻|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
@@ -35,9 +44,11 @@ const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:�
 function cleanName(raw: string | undefined, siteNames: string[] = []): string | undefined {
   if (!raw) return undefined;
   let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
-  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布|时间|日期|[\[【(（])/)[0]!.trim();
+  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【(（])/)[0]!.trim();
   // cut at a date, a separator or a role
-  s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布|编辑)/i)[0]!.trim();
+  s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
+  // "澎湃号 > 中国广州发布": the last step of a channel path
+  if (/\s[>›»]\s/.test(s)) s = s.split(/\s[>›»]\s/).pop()!.trim();
   s = s.replace(/[,，;；:：]+$/, '').trim();
   if (!s || s.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(s)) return undefined;
   if (!/\p{L}/u.test(s) || /^[[【(（]/.test(s)) return undefined;
@@ -127,19 +138,34 @@ function insideComment(node: AnyNode): boolean {
 }
 
 /** Chinese cue words in the lines after the headline (and the last lines of the body). */
-function cueAuthor(page: Page, sites: string[], anchor: number, tailFrom?: number): string | undefined {
+function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number): string | undefined {
+  let trailing: string | undefined;
   for (const s of page.segments) {
-    const near = s.index >= anchor - 20 && s.index <= anchor + CUE_WINDOW;
+    const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
     if (!near && !tail) continue;
-    if (s.text.length > 200) continue;
-    const m = ZH_CUE.exec(s.text);
+    const head = s.text.length > 200 ? s.text.slice(0, LEAD_CUE_CHARS) : s.text;
+    const m = ZH_CUE.exec(head);
     if (m) {
       const v = cleanName(m[1], sites);
       if (v) return v;
     }
+    if (near && s.index <= bodyStart && s.text.length <= 60) {
+      const d = DATELINE_NAME.exec(s.text);
+      const v = d ? cleanName(d[1] ?? d[2], sites) : undefined;
+      if (v) return v;
+    }
+    if (near && s.text.length <= 30) {
+      const o = NAME_SLASH_OUTLET.exec(s.text);
+      const v = o ? cleanName(o[1], sites) : undefined;
+      if (v) return v;
+    }
+    if (tailFrom !== undefined && s.index === tailFrom && !trailing) {
+      const t = TRAILING_NAME.exec(s.text);
+      if (t) trailing = cleanName(t[1], sites);
+    }
   }
-  return undefined;
+  return trailing;
 }
 
 export interface AuthorOptions {
@@ -147,9 +173,11 @@ export interface AuthorOptions {
   anchor?: number;
   /** DFS index of the body's last paragraph (credits often close Chinese articles). */
   tail?: number;
+  /** DFS index of the body's first paragraph. */
+  bodyStart?: number;
 }
 
 export function extractAuthor(page: Page, options: AuthorOptions = {}): string | undefined {
   const sites = siteNames(page);
-  return jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cueAuthor(page, sites, options.anchor ?? 0, options.tail);
+  return jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail);
 }
