@@ -31,7 +31,7 @@ const DATELINE_NAME = /^(?:([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
 const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|[的了在从对向与和是将也就都为等中据])|[中时后的了称说道摄]$/;
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in
@@ -49,7 +49,9 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
   s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【(（])/)[0]!.trim();
   // "信报记者 蔡雪婧", "总台记者 张倩": the outlet's role prefix; "姚峰 上海报道", "陈智 整合": a role suffix
-  s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/\s*(?:\S{0,6}报道|整合|整理|编译|综合|摄影?|供图|\s+记者\S*)$/u, '').trim();
+  // photographers are not the writer
+  if (/(?:摄|摄影|供图|图)$/u.test(s)) return undefined;
+  s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/\s*(?:\S{0,6}报道|整合|整理|编译|综合|\s+记者\S*)$/u, '').trim();
   // cut at a date, a separator or a role
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
   // "澎湃号 > 中国广州发布": the last step of a channel path
@@ -143,8 +145,9 @@ function insideComment(node: AnyNode): boolean {
 }
 
 /** Chinese cue words in the lines after the headline (and the last lines of the body). */
-function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number): string | undefined {
+function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number): { strong?: string; weak?: string } {
   let trailing: string | undefined;
+  let weak: string | undefined;
   for (const s of page.segments) {
     const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
@@ -155,24 +158,22 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
       const v = cleanName(m[1], sites);
       // after 记者 the name is a real name; 作者/文/ may introduce a pen name
       const reporter = /记者|通讯员/.test(m[0].slice(0, m[0].length - m[1]!.length));
-      if (v && (!reporter || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return v;
+      if (v && (!reporter || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return { strong: v };
     }
-    if (near && s.index <= bodyStart && s.text.length <= 60) {
+    if (!weak && near && s.index <= bodyStart && s.text.length <= 60) {
       const d = DATELINE_NAME.exec(s.text);
-      const v = d ? cleanName(d[1] ?? d[2], sites) : undefined;
-      if (v) return v;
+      weak = d ? cleanName(d[1] ?? d[2], sites) : undefined;
     }
-    if (near && s.text.length <= 30) {
+    if (!weak && near && s.text.length <= 30) {
       const o = NAME_SLASH_OUTLET.exec(s.text);
-      const v = o ? cleanName(o[1], sites) : undefined;
-      if (v) return v;
+      weak = o ? cleanName(o[1], sites) : undefined;
     }
     if (tailFrom !== undefined && s.index === tailFrom && !trailing) {
       const t = TRAILING_NAME.exec(s.text);
       if (t) trailing = cleanName(t[1], sites);
     }
   }
-  return trailing;
+  return { weak: weak ?? trailing };
 }
 
 export interface AuthorOptions {
@@ -186,5 +187,8 @@ export interface AuthorOptions {
 
 export function extractAuthor(page: Page, options: AuthorOptions = {}): string | undefined {
   const sites = siteNames(page);
-  return jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail);
+  // An explicit writer cue in the text (作者：, 记者 X) beats meta fields, which Chinese sites often
+  // fill with the editor or the outlet; the weaker forms (dateline names, trailing brackets) come last.
+  const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail);
+  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cue.weak;
 }
