@@ -69,6 +69,10 @@ const HEADER_MIN_GAIN = 2;
 /** A floor shows its post date, perhaps an edit date and a join date; when most of the page's
  * dates sit in "floors" with more, those floors hold several posts each. */
 const MAX_DATES_PER_FLOOR = 3;
+/** Share of records that must contain sentence punctuation (seed 003: punctuation marks post
+ * text). Rows of a thread list (title link, "by alice » date", "12 Replies") have none; in a
+ * thread, even with many one-word replies, far more than this share writes a sentence. */
+export const MIN_PUNCT_SHARE = 0.3;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -431,7 +435,7 @@ function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) {
       // One dated text is also what an article looks like: a post names its author by a link to
       // a member profile (blogs link /author/ pages, which do not count).
-      return hasMemberLink(ix, r) ? [{ roots: [el], range: r, via: 'single' }] : [];
+      return hasMemberLink(ix, r) && punctMarks(ix, r) > 0 ? [{ roots: [el], range: r, via: 'single' }] : [];
     }
     el = el.parent;
   }
@@ -519,7 +523,9 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     const b = lowerBound(anchorStarts, r.end + 1);
     return nonLinkChars(ix, r) - (preLen[b]! - preLen[a]!);
   };
-  const talking = (records: PostRecord[]): boolean => records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length;
+  const talking = (records: PostRecord[]): boolean =>
+    records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length &&
+    records.filter((r) => punctMarks(ix, r.range) > 0).length >= MIN_PUNCT_SHARE * records.length;
   let best: Candidate | undefined;
   let bestHeader: Candidate | undefined;
   for (const c of candidates) {
@@ -531,18 +537,18 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
       else best = c;
     }
   }
-  // Header-delimited floors only where structure failed: no structural list, or one that holds
-  // fewer than half as many floors and either leaves most of the page's dates outside (a few
-  // posts whose tags happened to close) or swallows many dates per floor (everything nested in
-  // one "floor").
-  const covered = (c: Candidate) => c.records.reduce((n, r) => n + datedCount(ix, anchorStarts, r.range), 0);
+  // Header-delimited floors only where structure failed: no structural list, or one with fewer
+  // than half as many floors that failed.
+  // Structure failed when most of the page's dates are not in regular floors: outside every
+  // floor (posts whose tags never closed), or in "floors" holding more dates than one post shows
+  // (everything nested in one element).
   const failed = (c: Candidate) => {
-    let overloaded = 0;
+    let regular = 0;
     for (const r of c.records) {
       const n = datedCount(ix, anchorStarts, r.range);
-      if (n > MAX_DATES_PER_FLOOR) overloaded += n;
+      if (n <= MAX_DATES_PER_FLOOR) regular += n;
     }
-    return covered(c) * 2 < anchorStarts.length || overloaded * 2 >= anchorStarts.length;
+    return regular * 2 < anchorStarts.length;
   };
   if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best)))) {
     return bestHeader.records;

@@ -140,6 +140,11 @@ describe('pages that are not threads', () => {
     expect(extractForum(createPage({ url: 'https://news.example.com/a', body: html }))).toBeNull();
   });
 
+  it('returns null for a list of threads (rows with titles, authors and dates, but no sentences)', () => {
+    const html = readFileSync(path.join(FIXTURES, 'thread-list', 'page.html'));
+    expect(extractForum(createPage({ url: 'https://forum.example.org/viewforum.php?f=3', body: html }))).toBeNull();
+  });
+
   it('returns null for empty, undated and binary input', () => {
     expect(extractForum(createPage({ url: 'https://x.example/', body: '' }))).toBeNull();
     expect(extractForum(createPage({ url: 'https://x.example/', body: '<html><body><p>Hello, world. No dates here.</p></body></html>' }))).toBeNull();
