@@ -17,7 +17,7 @@
 import { Element } from 'domhandler';
 import type { Page } from '../../src/page/page.js';
 import { punctCount } from '../../src/text/text.js';
-import { domIndex, subtreeText } from '../list/dom.js';
+import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 
 export const GERAPY_FEATURES = [
@@ -31,9 +31,9 @@ export const EXTRA_FEATURES = [
   'bestClusterDated', 'bestClusterChrome', 'clusterEntryShare',
   // detail signals
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
-  'h1Count', 'articleTags', 'ogArticle', 'ldArticle',
+  'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseOutsideListShare', 'proseOutsideList',
   // forum signals
-  'postBlocks', 'postBlockShare', 'postBlockDated', 'postBlockMeanChars', 'forumWords', 'ldForum', 'datedSegments',
+  'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'forumWords', 'ldForum', 'datedSegments',
   'datedSegmentShare', 'quoteBlocks',
   // URL shape
   'urlKnown', 'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
@@ -41,6 +41,17 @@ export const EXTRA_FEATURES = [
 ] as const;
 
 export const FEATURES = [...GERAPY_FEATURES, ...EXTRA_FEATURES] as const;
+
+/** Non-space characters below which a page has no content to type (an empty shell, a script-only
+ * app, an error page): "other" by rule, in training, cross-validation and classifyPage alike. */
+export const MIN_CONTENT_CHARS = 100;
+/** Index of the total-characters feature (the same in both feature sets: Gerapy's come first). */
+const CHARS_FEATURE = 2;
+
+/** The rule for pages without content, on a feature vector of either set. */
+export function contentless(x: number[]): boolean {
+  return x[CHARS_FEATURE]! < MIN_CONTENT_CHARS;
+}
 export type FeatureName = (typeof FEATURES)[number];
 
 /** Sibling groups smaller than this are not repeated post blocks (a thread page with one post
@@ -49,8 +60,18 @@ const MIN_POST_BLOCKS = 2;
 /** Non-link characters a post block needs on average: a forum post is a paragraph or more, a
  * list teaser a title and a line (measured on webforum52 vs lists: posts median > 150). */
 const POST_MIN_CHARS = 60;
+/** Prose (non-link characters) after a date line that makes it a post rather than a teaser. */
+const DATED_SLOT_MIN_PROSE = 100;
+/** Characters of a post searched for its date (dates sit in the post header). */
+const POST_DATE_PREFIX = 600;
+/** Link texts up to this many characters can be a user name; from TITLE_LINK_MIN on a title. */
+const AUTHOR_LINK_MAX = 24;
+const TITLE_LINK_MIN = 30;
 /** Segment width that counts as sentence-like prose (with ≥ 2 punctuation marks). */
 const SENTENCE_WIDTH = 80;
+/** A link-dominated segment at least this long ends a run of prose (shorter ones are inline
+ * references or "Share" buttons inside an article). */
+const RUN_BREAK_CHARS = 4;
 /** Forum chrome words, in short segments ("Reply", "Quote", "Posts: 123", "Joined" …). A list
  * of common board-software labels in the languages we see, not of sites. */
 const FORUM_WORDS =
@@ -150,6 +171,7 @@ export function pageFeatures(page: Page): PageFeatures {
   let h1Count = 0;
   let articleTags = 0;
   let quoteBlocks = 0;
+  let formInputs = 0;
   let maxPChildren = 0;
   let maxTextDensity = 0;
   let h1Text = '';
@@ -169,6 +191,7 @@ export function pageFeatures(page: Page): PageFeatures {
       if (!h1Text) h1Text = subtreeText(dom, i);
     } else if (name === 'article') articleTags++;
     else if (name === 'blockquote') quoteBlocks++;
+    else if (name === 'input' || name === 'select' || name === 'textarea') formInputs++;
     // Gerapy's text density: non-link text per non-link tag, over nodes with some text.
     const tags = dom.elementCount[i]! - dom.anchorCount[i]!;
     if (dom.chars[i]! >= 20 && tags > 0) {
@@ -180,6 +203,13 @@ export function pageFeatures(page: Page): PageFeatures {
   const bodyTags = bodyIdx >= 0 ? dom.elementCount[bodyIdx]! - dom.anchorCount[bodyIdx]! : dom.size;
   const textDensity = bodyTags > 0 ? (totalChars - totalLink) / bodyTags : 0;
 
+  // Link clusters (lists), and which DFS indices lie inside the best list's records.
+  const clusters = findLinkClusters(page);
+  const best = clusters[0];
+  const inList = new Uint8Array(dom.size);
+  if (best) for (const r of best.records) inList.fill(1, r, dom.end[r]! + 1);
+  let proseOutsideList = 0;
+
   // Segments: punctuation, longest blocks, sentence-like prose, dates, forum words.
   let punct = 0;
   let longest = 0;
@@ -189,6 +219,24 @@ export function pageFeatures(page: Page): PageFeatures {
   let datedSegments = 0;
   let forumWords = 0;
   let longestSeg = -1;
+  // Longest run of prose: consecutive segments not dominated by links (an article body is one
+  // long run; a list's titles break it every line).
+  let run = 0;
+  let longestRun = 0;
+  // Dated slots: the prose between one short dated line and the next. A forum thread is a chain
+  // of them (date line, then a post body), whatever the markup (posts split over table rows
+  // defeat sibling grouping); a list's dates are followed by a title and a line of teaser.
+  let inSlot = false;
+  let slotProse = 0;
+  let datedSlots = 0;
+  let datedSlotProse = 0;
+  const closeSlot = () => {
+    if (inSlot && slotProse >= DATED_SLOT_MIN_PROSE) {
+      datedSlots++;
+      datedSlotProse += slotProse;
+    }
+  };
+  let proseChars = 0;
   for (let s = 0; s < page.segments.length; s++) {
     const seg = page.segments[s]!;
     const text = seg.text;
@@ -203,10 +251,23 @@ export function pageFeatures(page: Page): PageFeatures {
     if (w >= SENTENCE_WIDTH && pc >= 2 && seg.linkChars < text.length / 2) {
       sentenceSegments++;
       sentenceChars += text.length;
+      if (!inList[seg.index]) proseOutsideList += text.length;
     }
-    if (text.length <= 80 && DATE_LIKE.test(text)) datedSegments++;
+    if (seg.linkChars * 2 > text.length && text.length >= RUN_BREAK_CHARS) run = 0;
+    else {
+      run += text.length - seg.linkChars;
+      proseChars += text.length - seg.linkChars;
+      if (run > longestRun) longestRun = run;
+    }
+    if (text.length <= 80 && DATE_LIKE.test(text)) {
+      datedSegments++;
+      closeSlot();
+      slotProse = 0;
+      inSlot = true;
+    } else if (inSlot && seg.linkChars * 2 <= text.length) slotProse += text.length - seg.linkChars;
     if (text.length <= 40 && FORUM_WORDS.test(text)) forumWords++;
   }
+  closeSlot();
   widths.sort((a, b) => b - a);
   const totalWidth = widths.reduce((s, v) => s + Math.max(0, v), 0) || 1;
   const top3 = (widths[0] ?? 0) + (widths[1] ?? 0) + (widths[2] ?? 0);
@@ -221,9 +282,7 @@ export function pageFeatures(page: Page): PageFeatures {
     if (k >= 0 && dom.chars[k]! > 0) mainLinkDensity = dom.linkChars[k]! / dom.chars[k]!;
   }
 
-  // Link clusters (lists).
-  const clusters = findLinkClusters(page);
-  const best = clusters[0];
+  // Link clusters (lists): computed above.
   let titleAnchors = 0;
   const seenTitle = new Set<number>();
   for (const c of clusters) for (const e of c.entries) if (!seenTitle.has(e.anchor) && textWidth(e.title) >= 20) seenTitle.add(e.anchor);
@@ -239,6 +298,7 @@ export function pageFeatures(page: Page): PageFeatures {
   let postChars = 0;
   let postDated = 0;
   let postMean = 0;
+  let postGroup: number[] = [];
   const groups = new Map<string, number[]>();
   for (let i = 0; i < dom.size; i++) {
     const n = nodes[i];
@@ -250,13 +310,15 @@ export function pageFeatures(page: Page): PageFeatures {
     if (!g) groups.set(key, (g = []));
     g.push(i);
   }
+  let postShortLinks = 0;
+  let postTitleLinks = 0;
   for (const g of groups.values()) {
     if (g.length < MIN_POST_BLOCKS) continue;
     let dated = 0;
     let chars = 0;
     for (const i of g) {
       chars += dom.chars[i]! - dom.linkChars[i]!;
-      if (dom.anchorCount[i]! > 0 && DATE_LIKE.test(subtreeText(dom, i).slice(0, 2000))) dated++;
+      if (dom.anchorCount[i]! > 0 && DATE_LIKE.test(subtreeTextPrefix(dom, i, POST_DATE_PREFIX))) dated++;
     }
     // the group with the most dated blocks, ties by text
     if (dated > postDated || (dated === postDated && chars > postChars)) {
@@ -264,7 +326,20 @@ export function pageFeatures(page: Page): PageFeatures {
       postBlocks = g.length;
       postChars = chars;
       postMean = chars / g.length;
+      postGroup = g;
     }
+  }
+  // A post carries a short link (its author); a teaser carries a title-length link.
+  for (const i of postGroup) {
+    let maxWidth = 0;
+    let short = false;
+    for (const a of anchorsIn(dom, i)) {
+      const w = dom.linkChars[a]!;
+      if (w > maxWidth) maxWidth = w;
+      if (w >= 2 && w <= AUTHOR_LINK_MAX) short = true;
+    }
+    if (short) postShortLinks++;
+    if (maxWidth >= TITLE_LINK_MIN) postTitleLinks++;
   }
 
   // Metadata.
@@ -299,10 +374,20 @@ export function pageFeatures(page: Page): PageFeatures {
     log1p(articleTags),
     ogType === 'article' ? 1 : 0,
     ld.some((t) => LD_ARTICLE.test(t)) ? 1 : 0,
+    log1p(longestRun),
+    proseChars ? longestRun / proseChars : 0,
+    log1p(formInputs),
+    totalChars ? Math.min(1, proseOutsideList / totalChars) : 0,
+    log1p(proseOutsideList),
     log1p(postBlocks),
     totalChars ? Math.min(1, postChars / totalChars) : 0,
     postBlocks ? postDated / postBlocks : 0,
+    log1p(datedSlots),
+    datedSlots ? log1p(datedSlotProse / datedSlots) : 0,
+    proseChars ? Math.min(1, datedSlotProse / proseChars) : 0,
     log1p(postMean),
+    postBlocks ? postShortLinks / postBlocks : 0,
+    postBlocks ? postTitleLinks / postBlocks : 0,
     log1p(forumWords),
     ld.some((t) => LD_FORUM.test(t)) ? 1 : 0,
     log1p(datedSegments),

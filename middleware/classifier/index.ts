@@ -10,7 +10,7 @@ import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import { NotConfigured } from '../../src/middleware/types.js';
 import type { PageLabel, PageTypeResult } from '../../src/item.js';
-import { pageFeatures, FEATURES } from './features.js';
+import { pageFeatures, FEATURES, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES } from './features.js';
@@ -48,6 +48,7 @@ export interface ClassifyOptions {
 export function classifyPage(page: Page, options: ClassifyOptions = {}): PageTypeResult {
   const model = typeof options.model === 'object' ? options.model : loadModel(options.model);
   const { values } = pageFeatures(page);
+  if (contentless(values)) return { label: 'other', probabilities: { detail: 0, list: 0, forum: 0, other: 1 } };
   const r = predict(model, values);
   const probabilities: Record<string, number> = {};
   for (const l of LABELS) probabilities[l] = Number((r.probabilities[l] ?? 0).toFixed(4));

@@ -107,6 +107,22 @@ export function subtreeText(dom: DomIndex, i: number): string {
   return parts.join(' ').replace(SPACE, ' ').trim();
 }
 
+/** The first `max` characters (about) of a subtree's text: cheap on large subtrees. */
+export function subtreeTextPrefix(dom: DomIndex, i: number, max: number): string {
+  const parts: string[] = [];
+  const nodes = dom.page.nodes;
+  const e = dom.end[i]!;
+  let len = 0;
+  for (let k = i; k <= e && len < max; k++) {
+    const node = nodes[k];
+    if (node instanceof Text) {
+      parts.push(node.data);
+      len += node.data.length;
+    }
+  }
+  return parts.join(' ').replace(SPACE, ' ').trim();
+}
+
 /** First index in the sorted array `xs` that is ≥ `v`. */
 export function lowerBound(xs: number[], v: number): number {
   let lo = 0;

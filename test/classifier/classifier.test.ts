@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPage } from '../../src/page/page.js';
+import { classifyPage, loadModel, pageTypeMiddleware, LABELS, FEATURES } from '../../middleware/classifier/index.js';
+import { pageFeatures, bigramSimilarity } from '../../middleware/classifier/features.js';
+import { predict } from '../../middleware/classifier/svm.js';
+import { trainModel, groupFolds, siteOf, balancedAccuracy } from '../../middleware/classifier/train.js';
+import { silentLogger, type PageContext } from '../../src/middleware/types.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (dir: string) => {
+  const d = path.join(here, '..', 'fixtures', dir);
+  const expected = JSON.parse(readFileSync(path.join(d, 'expected.json'), 'utf8')) as { url: string; label?: string; pageType?: string };
+  return { page: createPage({ url: expected.url, body: readFileSync(path.join(d, 'page.html')) }), expected };
+};
+
+describe('shipped model', () => {
+  it('loads and matches the features this version computes', () => {
+    const m = loadModel();
+    expect(m.features).toEqual([...FEATURES]);
+    expect(m.SV.length).toBeGreaterThan(0);
+    expect(m.probA?.length).toBe(m.rho.length);
+  });
+});
+
+describe('classifyPage', () => {
+  const cases: Array<[string, string]> = [
+    ['classifier/detail', 'detail'],
+    ['classifier/forum-thread', 'forum'],
+    ['classifier/forum-board', 'list'],
+    ['list/en-blog-index', 'list'],
+    ['list/zh-news-gbk', 'list'],
+  ];
+  for (const [dir, label] of cases) {
+    it(`${dir} → ${label}, probabilities summing to 1`, () => {
+      const r = classifyPage(fixture(dir).page);
+      expect(r.label).toBe(label);
+      expect(Object.keys(r.probabilities).sort()).toEqual([...LABELS].sort());
+      const sum = Object.values(r.probabilities).reduce((s, v) => s + v, 0);
+      expect(sum).toBeGreaterThan(0.99);
+      expect(sum).toBeLessThan(1.01);
+      expect(r.probabilities[label]).toBe(Math.max(...Object.values(r.probabilities)));
+    });
+  }
+  it('a page without content is "other"', () => {
+    expect(classifyPage(createPage({ url: 'http://e.com/', body: '<html><body><div id="app"></div></body></html>' })).label).toBe('other');
+    expect(classifyPage(createPage({ url: 'http://e.com/', body: '' })).label).toBe('other');
+  });
+  it('computes one value per feature name, all finite', () => {
+    const f = pageFeatures(fixture('classifier/detail').page);
+    expect(f.values.length).toBe(FEATURES.length);
+    expect(f.values.every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('pageTypeMiddleware', () => {
+  const run = (label?: string) => {
+    const { page } = fixture('classifier/forum-thread');
+    const ctx = { page, request: { url: page.url, label }, item: { url: page.url }, follow: [], log: silentLogger } as unknown as PageContext;
+    pageTypeMiddleware({}).process(ctx);
+    return ctx;
+  };
+  it('types pages no follow rule labelled', () => {
+    const ctx = run();
+    expect(ctx.label).toBe('forum');
+    expect(ctx.item.pageType?.label).toBe('forum');
+  });
+  it('keeps a follow rule label and does not classify', () => {
+    const ctx = run('detail');
+    expect(ctx.label).toBe('detail');
+    expect(ctx.item.pageType).toBeUndefined();
+  });
+});
+
+describe('SVM export', () => {
+  it('TypeScript prediction agrees with libsvm-js (RBF, probabilities)', () => {
+    // three noisy clusters in 4 dimensions (feature 2 plays the page's character count)
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const X: number[][] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const c = i % 3;
+      X.push([c * 2 + rnd() * 2.5, rnd(), 150 + c * 40 + rnd() * 60, (c === 1 ? 1 : 0) + rnd() * 0.8]);
+      y.push(c);
+    }
+    const { model, agreement } = trainModel(X, y, { kernel: 'rbf', C: 3, gamma: 0.3 }, ['a', 'b', 'chars', 'd']);
+    expect(agreement).toBe(1);
+    expect(model.labels.sort()).toEqual(['detail', 'forum', 'list']);
+    const p = predict(model, [0.5, 0.5, 160, 0.2]);
+    expect(p.label).toBe('detail');
+    expect(Object.values(p.probabilities).reduce((s, v) => s + v, 0)).toBeCloseTo(1, 5);
+  });
+});
+
+describe('training helpers', () => {
+  it('groups by host, else by manifest folder and id prefix', () => {
+    expect(siteOf('aeb/abc', 'https://www.example.com/x')).toBe('example.com');
+    expect(siteOf('readability/001', 'http://fakehost/test/page.html')).toBe('readability');
+    expect(siteOf('gne-zh/163_2', undefined)).toBe('gne-zh/163');
+    expect(siteOf('cwce-zh/05e98007-d810', undefined)).toBe('cwce-zh');
+  });
+  it('never splits a site over folds', () => {
+    const sites = ['a', 'a', 'b', 'c', 'c', 'c', 'd', 'e', 'e', 'f'];
+    const folds = groupFolds(sites, 3);
+    for (const s of new Set(sites)) expect(new Set(folds.filter((_, i) => sites[i] === s)).size).toBe(1);
+  });
+  it('balanced accuracy averages per-class recall', () => {
+    expect(balancedAccuracy(['detail', 'detail', 'detail', 'list'], ['detail', 'detail', 'detail', 'detail'])).toBe(0.5);
+  });
+  it('bigram similarity is a similarity (not Gerapy\'s "share one character = 1")', () => {
+    expect(bigramSimilarity('abc', 'abc')).toBe(1);
+    expect(bigramSimilarity('abcdef', 'azzzzz')).toBe(0);
+  });
+});

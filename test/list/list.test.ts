@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPage } from '../../src/page/page.js';
+import { extractList, listMiddleware, findLinkClusters } from '../../middleware/list/index.js';
+import { findPagination, urlStep } from '../../middleware/list/pagination.js';
+import { classSignature } from '../../middleware/list/clusters.js';
+import { silentLogger, type PageContext } from '../../src/middleware/types.js';
+import { parseHtml } from '../../src/page/page.js';
+import { Element } from 'domhandler';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string) => {
+  const dir = path.join(here, '..', 'fixtures', 'list', name);
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { url: string; items: string[]; nextPage?: string };
+  return { page: createPage({ url: expected.url, body: readFileSync(path.join(dir, 'page.html')) }), expected };
+};
+
+describe('extractList on a Chinese news list (GBK)', () => {
+  const { page, expected } = fixture('zh-news-gbk');
+  const r = extractList(page);
+  it('decodes GBK', () => {
+    expect(page.charset).toBe('gb18030');
+  });
+  it('returns exactly the main list: no nav, sidebar ranking or footer links', () => {
+    expect(r.items.map((i) => i.url)).toEqual(expected.items);
+    const urls = r.items.map((i) => i.url).join(' ');
+    expect(urls).not.toContain('/hot/');
+    expect(urls).not.toContain('/about/');
+    expect(urls).not.toContain('/guoji/');
+  });
+  it('keeps anchor text as title and finds item dates', () => {
+    expect(r.items[0]!.title).toBe('国务院常务会议部署进一步稳定外贸工作');
+    expect(r.items[0]!.publishedAt).toBe('2024-07-20T00:00:00+08:00');
+  });
+  it('finds the next page (下一页) and the numbered pages, not 尾页 or 上一页', () => {
+    expect(r.nextPage).toBe(expected.nextPage);
+    expect(r.pages).toContain('http://news.example.cn/guonei/index_4.html');
+    expect(r.pages).not.toContain(page.url);
+  });
+});
+
+describe('extractList on an English blog index', () => {
+  const { page, expected } = fixture('en-blog-index');
+  const r = extractList(page);
+  it('returns the posts once each (title link, not "Continue reading" or comments)', () => {
+    expect(r.items.map((i) => i.url)).toEqual(expected.items);
+    expect(r.items[1]!.title).toBe('A practical guide to profiling Node.js memory leaks');
+  });
+  it('follows "Older posts", never the calendar widget', () => {
+    expect(r.nextPage).toBe(expected.nextPage);
+    expect(r.nextPage).not.toContain('/2024/04/');
+  });
+});
+
+describe('bad input', () => {
+  it('a page without links gives no items and no next page', () => {
+    const page = createPage({ url: 'http://example.com/', body: '<html><body><p>Just some text, no links at all.</p></body></html>' });
+    expect(extractList(page)).toEqual({ items: [], nextPage: undefined, pages: undefined });
+  });
+  it('an empty body gives an empty list', () => {
+    expect(extractList(createPage({ url: 'http://example.com/', body: '' })).items).toEqual([]);
+  });
+  it('resolves relative item URLs against <base href>', () => {
+    const lis = Array.from({ length: 6 }, (_, i) => `<li><a href="story-${i}.html">A reasonably long headline number ${i} here</a> <span>2024-01-0${i + 1}</span></li>`).join('');
+    const page = createPage({ url: 'http://example.com/a/b/index.html', body: `<html><head><base href="http://cdn.example.com/news/"></head><body><ul>${lis}</ul></body></html>` });
+    const r = extractList(page);
+    expect(r.items.map((i) => i.url)).toEqual(Array.from({ length: 6 }, (_, i) => `http://cdn.example.com/news/story-${i}.html`));
+  });
+  it('5,000 links: bounded time, bounded output', () => {
+    const lis = Array.from({ length: 5000 }, (_, i) => `<li><a href="/item/${i}">Item title number ${i} in a very long list</a></li>`).join('');
+    const page = createPage({ url: 'http://example.com/', body: `<html><body><ul>${lis}</ul></body></html>` });
+    const t = performance.now();
+    const r = extractList(page, { maxItems: 1000 });
+    expect(performance.now() - t).toBeLessThan(3000);
+    expect(r.items.length).toBe(1000);
+    expect(new Set(r.items.map((i) => i.url)).size).toBe(1000);
+  });
+  it('a link farm of duplicate URLs is de-duplicated', () => {
+    const lis = Array.from({ length: 50 }, (_, i) => `<li><a href="/same/${i % 5}">A title that repeats itself ${i % 5} times</a></li>`).join('');
+    const r = extractList(createPage({ url: 'http://example.com/', body: `<ul>${lis}</ul>` }));
+    expect(r.items.length).toBe(5);
+  });
+  it('10,000-deep nesting does not overflow', () => {
+    const body = '<div>'.repeat(10000) + '<ul>' + Array.from({ length: 5 }, (_, i) => `<li><a href="/x/${i}">Deeply nested title number ${i}</a></li>`).join('') + '</ul>' + '</div>'.repeat(10000);
+    expect(() => extractList(createPage({ url: 'http://example.com/', body }))).not.toThrow();
+  });
+});
+
+describe('pagination', () => {
+  const pageOf = (url: string, body: string) => createPage({ url, body: `<html><body>${body}</body></html>` });
+  it('rel=next wins', () => {
+    expect(findPagination(pageOf('http://e.com/list', '<a href="/list?page=2" rel="next">more</a>')).nextPage).toBe('http://e.com/list?page=2');
+  });
+  it('reads next words in several languages', () => {
+    for (const w of ['Next »', '下一页', '次へ', 'Weiter', 'Suivant', 'Следующая', '›']) {
+      const p = pageOf('http://e.com/list?page=3', `<div class="pager"><a href="/list?page=2">2</a><span>3</span><a href="/list?page=4">4</a><a href="/list?page=4">${w}</a></div>`);
+      expect(findPagination(p).nextPage, w).toBe('http://e.com/list?page=4');
+    }
+  });
+  it('uses the number after the current page when there is no next word', () => {
+    const p = pageOf('http://e.com/news/', '<div class="pagination"><span class="current">1</span><a href="/news/page/2/">2</a><a href="/news/page/3/">3</a></div>');
+    expect(findPagination(p).nextPage).toBe('http://e.com/news/page/2/');
+    expect(findPagination(p).pages).toEqual(['http://e.com/news/page/2/', 'http://e.com/news/page/3/']);
+  });
+  it('does not take "previous", "last" or an article-to-article link', () => {
+    const p = pageOf('http://e.com/a/5.html', '<a href="/a/4.html">« Previous</a> <a href="/a/99.html">Last »»</a> <a href="/a/6.html">下一篇：另一篇文章的标题</a>');
+    expect(findPagination(p).nextPage).toBeUndefined();
+  });
+  it('never follows a calendar', () => {
+    const p = pageOf('http://e.com/blog/', '<table id="calendar"><tr><td><a href="/blog/2024/05/">Next »</a></td></tr></table>');
+    expect(findPagination(p).nextPage).toBeUndefined();
+  });
+  it('urlStep sees one number one step further', () => {
+    expect(urlStep('http://e.com/list?page=3', 'http://e.com/list?page=4')).toBe(1);
+    expect(urlStep('http://e.com/news/', 'http://e.com/news/page/2/')).toBe('added');
+    expect(urlStep('http://e.com/a/1', 'http://e.com/b/2')).toBeUndefined();
+  });
+});
+
+describe('clusters', () => {
+  it('class signatures ignore digits and state classes', () => {
+    const doc = parseHtml('<li class="post-123 odd entry"></li><li class="post-7 even entry"></li>');
+    const [a, b] = doc.children as Element[];
+    expect(classSignature(a!)).toBe(classSignature(b!));
+  });
+  it('a menu of short links scores below a list of headlines with dates', () => {
+    const menu = '<ul class="x">' + ['Home', 'News', 'Sport', 'Blog', 'Shop', 'Help'].map((w) => `<li><a href="/${w}">${w}</a></li>`).join('') + '</ul>';
+    const list = '<ul class="y">' + Array.from({ length: 5 }, (_, i) => `<li><a href="/story/${i}">Council approves plan number ${i} for the old yard</a> 2024-05-0${i + 1}</li>`).join('') + '</ul>';
+    const clusters = findLinkClusters(createPage({ url: 'http://e.com/', body: menu + list }));
+    expect(clusters[0]!.entries[0]!.url).toBe('http://e.com/story/0');
+  });
+});
+
+describe('listMiddleware', () => {
+  it('fills the item and leaves following to the follow middleware', () => {
+    const { page, expected } = fixture('en-blog-index');
+    const ctx = { page, request: { url: page.url }, item: { url: page.url }, follow: [], log: silentLogger, segments: page.segments } as unknown as PageContext;
+    listMiddleware({}).process(ctx);
+    expect(ctx.item.kind).toBe('list');
+    expect(ctx.item.title).toBe('Engineering notes – Page 1');
+    expect(ctx.item.items!.length).toBe(expected.items.length);
+    expect(ctx.item.nextPage).toBe(expected.nextPage);
+  });
+});
