@@ -131,15 +131,6 @@ export class PathSpace {
   }
 }
 
-function vote(paths: Array<string | undefined>): string | undefined {
-  const counts = new Map<string, number>();
-  for (const p of paths) if (p !== undefined) counts.set(p, (counts.get(p) ?? 0) + 1);
-  let best: string | undefined;
-  let n = 0;
-  for (const [p, c] of counts) if (c > n) [best, n] = [p, c];
-  return best;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Content
 

@@ -116,7 +116,7 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
     const els = content[i];
     return els && els.length ? contentText(ix, els) : peakContent(ix, rec, dates[i]);
   }));
-  const posts: ForumPost[] = records.map((rec, i) => {
+  const posts: ForumPost[] = records.map((_rec, i) => {
     const text = texts[i]!;
     const d = dates[i];
     const floor = floors[i];

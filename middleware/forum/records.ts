@@ -82,7 +82,7 @@ interface Candidate {
   key: string;
 }
 
-function datedCount(ix: DomIndex, anchorStarts: Int32Array, r: Range): number {
+function datedCount(anchorStarts: Int32Array, r: Range): number {
   return lowerBound(anchorStarts, r.end + 1) - lowerBound(anchorStarts, r.start);
 }
 
@@ -164,7 +164,7 @@ function siblingCandidates(ix: DomIndex, anchorStarts: Int32Array, parent: Eleme
   const children = elementChildren(parent);
   if (children.length < MIN_RECORDS) return;
   const cl = clusterChildren(children);
-  const dated = children.map((c) => datedCount(ix, anchorStarts, rangeOf(ix, c)) > 0);
+  const dated = children.map((c) => datedCount(anchorStarts, rangeOf(ix, c)) > 0);
   const byCluster = new Map<number, number[]>();
   for (let i = 0; i < children.length; i++) {
     if (!dated[i] || cl[i]! < 0) continue;
@@ -178,7 +178,7 @@ function siblingCandidates(ix: DomIndex, anchorStarts: Int32Array, parent: Eleme
     const k = gaps[0]!;
     let records: PostRecord[] | undefined;
     if (k > 1 && gaps.every((g) => g === k) && periodic(children, cl, dated, pos, k)) {
-      const s = rowOffset(children, cl, pos, k);
+      const s = rowOffset(cl, pos, k);
       records = pos.map((p) => {
         const els = children.slice(p - s, p - s + k);
         return { roots: els, range: spanRange(ix, els), via: 'rows' as const };
@@ -204,7 +204,7 @@ function periodic(children: Element[], cl: number[], dated: boolean[], pos: numb
 
 /** Where a k-row post starts relative to its dated row: the largest shift s such that the row s
  * before every dated row exists and has the same signature (the header rows come first). */
-function rowOffset(children: Element[], cl: number[], pos: number[], k: number): number {
+function rowOffset(cl: number[], pos: number[], k: number): number {
   for (let s = k - 1; s >= 1; s--) {
     const c0 = cl[pos[0]! - s];
     if (c0 === undefined) continue;
@@ -270,7 +270,7 @@ function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int
     let el: AnyNode | null = a.element;
     for (let depth = 0; el instanceof Element && depth < HEADER_MAX_LEVELS; depth++, el = el.parent) {
       if (el.name === 'body' || el.name === 'html') break;
-      if (datedCount(ix, anchorStarts, rangeOf(ix, el)) !== 1) break;
+      if (datedCount(anchorStarts, rangeOf(ix, el)) !== 1) break;
       const key = `${el.name}.${classTokens(el).join('.')}`;
       let arr = groups.get(key);
       if (!arr) groups.set(key, (arr = []));
@@ -302,7 +302,7 @@ function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int
     let maxGap = 0;
     for (let i = 1; i < starts.length; i++) maxGap = Math.max(maxGap, starts[i]! - starts[i - 1]!);
     const lcaEnd = commonAncestorEnd(ix, heads);
-    const records: PostRecord[] = heads.map((h, i) => {
+    const records: PostRecord[] = heads.map((_h, i) => {
       const start = starts[i]!;
       const end = i + 1 < heads.length ? starts[i + 1]! - 1 : Math.min(lcaEnd, start + maxGap);
       return { roots: [], range: { start, end }, via: 'headers' as const };
@@ -347,7 +347,7 @@ function outermost(ix: DomIndex, els: Element[]): Element[] {
 
 function idCandidates(ix: DomIndex, anchorStarts: Int32Array, withIds: Element[], out: Candidate[]): void {
   for (const cluster of clusterIds(withIds)) {
-    const els = outermost(ix, cluster).filter((e) => datedCount(ix, anchorStarts, rangeOf(ix, e)) > 0);
+    const els = outermost(ix, cluster).filter((e) => datedCount(anchorStarts, rangeOf(ix, e)) > 0);
     if (els.length < MIN_RECORDS) continue;
     const records = els.map((e) => ({ roots: [e], range: rangeOf(ix, e), via: 'ids' as const }));
     out.push({ records, score: scoreRecords(ix, records), key: `ids:${idPattern(els[0]!)}` });
@@ -378,7 +378,7 @@ function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostReco
     const r = rangeOf(ix, el);
     if (ranges.some((x) => contains(x, r) || contains(r, x))) continue;
     if (extra.some((x) => contains(x.range, r) || contains(r, x.range))) continue;
-    if (datedCount(ix, anchorStarts, r) === 0) continue;
+    if (datedCount(anchorStarts, r) === 0) continue;
     extra.push({ roots: [el], range: r, via: records[0]!.via });
   }
   // The main post: the nearest dated element before the first record with the same tag and a
@@ -392,7 +392,7 @@ function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostReco
       if (el.name !== tag || r.end >= first) continue;
       const cls = classTokens(el);
       if (!cls.some((c) => protoCls.includes(c))) continue;
-      if (datedCount(ix, anchorStarts, r) === 0) continue;
+      if (datedCount(anchorStarts, r) === 0) continue;
       if (main && contains(rangeOf(ix, main), r)) continue;
       main = el;
     }
@@ -472,7 +472,7 @@ function mainPostBefore(ix: DomIndex, anchors: DateAnchor[], records: PostRecord
   const firstDate = anchors.find((a) => !a.prose && a.index >= first && a.index <= records[0]!.range.end)?.iso;
   if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
   // It must hold a single post: one own date only (several would make it another list).
-  if (datedCount(ix, Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index)), r) > 2) return undefined;
+  if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index)), r) > 2) return undefined;
   return { roots: [el], range: r, via: 'single' };
 }
 
@@ -508,7 +508,7 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     if (node.attribs.id && /\d/.test(node.attribs.id)) withIds.push(node);
     // Only parents whose subtree holds ≥ 2 dates can hold a list of posts.
     const r = rangeOf(ix, node);
-    if (datedCount(ix, anchorStarts, r) < MIN_RECORDS) continue;
+    if (datedCount(anchorStarts, r) < MIN_RECORDS) continue;
     siblingCandidates(ix, anchorStarts, node, candidates);
   }
   idCandidates(ix, anchorStarts, withIds, candidates);
@@ -545,7 +545,7 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   const failed = (c: Candidate) => {
     let regular = 0;
     for (const r of c.records) {
-      const n = datedCount(ix, anchorStarts, r.range);
+      const n = datedCount(anchorStarts, r.range);
       if (n <= MAX_DATES_PER_FLOOR) regular += n;
     }
     return regular * 2 < anchorStarts.length;
