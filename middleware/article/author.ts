@@ -47,7 +47,7 @@ const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:�
 function cleanName(raw: string | undefined, siteNames: string[] = []): string | undefined {
   if (!raw) return undefined;
   let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
-  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【(（])/)[0]!.trim();
+  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【（]|\((?=\p{Script=Han}))/u)[0]!.trim();
   // "信报记者 蔡雪婧", "总台记者 张倩": the outlet's role prefix; "姚峰 上海报道", "陈智 整合": a role suffix
   // photographers are not the writer
   if (/(?:摄|摄影|供图|图)$/u.test(s)) return undefined;
@@ -72,13 +72,16 @@ function siteNames(page: Page): string[] {
   const out: string[] = [];
   const sn = page.meta.get('og:site_name') ?? page.meta.get('application-name');
   if (sn) out.push(collapse(sn));
+  // only the last part: titles often carry the author before the site ("Headline | Jane Doe | Site")
   const parts = page.title.split(/\s*[-|_–—]\s*/).map((p) => p.trim()).filter(Boolean);
-  if (parts.length > 1) out.push(...parts.slice(1));
+  if (parts.length > 1) out.push(parts[parts.length - 1]!);
   return out;
 }
 
 function jsonLdAuthor(page: Page, sites: string[]): string | undefined {
-  for (const o of jsonLdArticles(page)) {
+  // article objects first, then any object that names an author (types vary: WebPage, Report …)
+  const objs = [...jsonLdArticles(page), ...page.jsonLd().filter((o) => o.author !== undefined)];
+  for (const o of objs) {
     const a = o.author ?? o.creator;
     const list = (Array.isArray(a) ? a : [a]).flatMap((x) => {
       if (typeof x === 'string') return [x];
