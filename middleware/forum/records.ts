@@ -1,7 +1,7 @@
 /**
  * Floor splitting: find the elements that are the posts of a thread page.
  *
- * Four signals, combined (seeds 000 and 003, ALGORITHMS.md §3–4):
+ * Signals, combined (seeds 000 and 003, ALGORITHMS.md §3–4):
  *  1. Date anchors: every post carries a time, most noise does not (dates.ts).
  *  2. Alignment of repeated sibling structures: posts are siblings with the same tag/class
  *     signature, each holding a date. A post may also be a run of k sibling rows (a header row with
@@ -9,9 +9,15 @@
  *  3. Id-attribute clustering (seed 003 §2.2): post containers carry ids in a linear pattern
  *     (post_101, post_102 …). Ids become numbers, single-linkage clustering over those numbers
  *     groups the replies; this also finds a main post that sits outside the replies' parent.
- *  4. Differential peak clustering over DFS indices (seed 000): the fallback when the markup has no
+ *  4. Repeated date headers delimiting DFS ranges: for markup a tolerant parser nests post inside
+ *     post (unclosed tags), each floor runs from its header to the next.
+ *  5. Differential peak clustering over DFS indices (seed 000): the fallback when the markup has no
  *     repeated structure (text floors in one flat cell): split the text at peaks of the position
  *     differences, keep blocks holding a date.
+ * Candidates are scored by dated records (damped for widget-short or teaser records) and must
+ * "talk": own text besides the date and, for a fair share, sentence punctuation. The main post
+ * may use a template of its own: it is looked for before the first reply. A single dated post
+ * with a member link is a one-post thread.
  * Everything is linear or n·log n in the page size; each element's children are grouped once.
  */
 import { Element, type AnyNode } from 'domhandler';
@@ -65,6 +71,8 @@ const HEADER_MAX_LEVELS = 6;
 /** Header-delimited floors are a fallback for broken nesting: structure-aligned candidates win a
  * tie (their floors have roots, so position consistency applies). */
 const HEADER_PENALTY = 0.9;
+/** …and they replace a structural list only when they find at least this many times as many
+ * floors (a broken page shows a few posts whose tags happened to close). */
 const HEADER_MIN_GAIN = 2;
 /** A floor shows its post date, perhaps an edit date and a join date; when most of the page's
  * dates sit in "floors" with more, those floors hold several posts each. */
