@@ -26,7 +26,7 @@ import { AddressGuard, BlockedAddressError, guardedLookup, hostAllowed, isPrivat
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
 import { HostRateLimiter, RobotsCache } from './politeness.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
-import { CallbackSink, DatasetSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
+import { CallbackSink, DatasetFileSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
 import { ItemPipeline } from '../pipeline.js';
 import { consoleLogger } from './log.js';
 
@@ -215,7 +215,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   if (frontier instanceof JournalFrontier) frontier.markStored(previousItems.map((i) => i.url));
   if (resumed) log.info(`resuming: ${previousItems.length} items stored, ${frontier.stats().pending} requests pending`);
 
-  const sinks: ItemSink[] = [await DatasetSink.open(storageDir, spider.name)];
+  const dataset = DatasetFileSink.open(storageDir, spider.name);
+  const sinks: ItemSink[] = [dataset];
   if (opts.out) sinks.push(new FileSink(opts.out, previousItems));
   if (opts.onItem) sinks.push(new CallbackSink(opts.onItem));
   const pipeline = new ItemPipeline(sinks, log, previousItems);
@@ -489,6 +490,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const checkpointTimer = setInterval(() => {
     void Promise.resolve(frontier.checkpoint()).catch((e) => log.error(`checkpoint failed: ${(e as Error).message}`));
     void store.flush().catch((e) => log.error(`site state flush failed: ${(e as Error).message}`));
+    dataset.flush();
   }, opts.checkpointIntervalMs ?? DEFAULTS.checkpointIntervalMs);
   progressTimer.unref();
   checkpointTimer.unref();

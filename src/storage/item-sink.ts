@@ -25,7 +25,7 @@ export function repairDataset(dir: string): Item[] {
   const entries: Array<{ n: number; file: string; item: Item }> = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (name.endsWith('.lock')) {
+    if (name.endsWith('.lock') || name.endsWith('.tmp')) {
       rmSync(full, { recursive: true, force: true });
       continue;
     }
@@ -82,6 +82,79 @@ export class DatasetSink implements ItemSink {
   async close(): Promise<void> {
     await this.chain;
     await this.storage.teardown();
+  }
+}
+
+/**
+ * Items into a Crawlee dataset folder, written directly in Crawlee's on-disk format
+ * (`<9-digit index>.json` + `__metadata__.json`, what `Dataset.open(name)` reads back). Each
+ * entry is written to a temporary name and renamed into place, so a crash never leaves a torn
+ * item, and without Crawlee's per-entry lock folder: the crawl owns its dataset. Measured on
+ * bench:crawl, Crawlee's `pushData` path (lock, write, unlock, background metadata) cost about a
+ * tenth of the crawl's CPU time.
+ */
+export class DatasetFileSink implements ItemSink {
+  private count: number;
+  private readonly createdAt: string;
+  private dirtyMeta = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly name: string,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    let max = 0;
+    for (const f of readdirSync(dir)) {
+      const m = ENTRY_RE.exec(f);
+      if (m) max = Math.max(max, Number(m[1]));
+    }
+    this.count = max;
+    let created = new Date().toISOString();
+    try {
+      const meta = JSON.parse(readFileSync(path.join(dir, '__metadata__.json'), 'utf8')) as { createdAt?: string };
+      if (meta.createdAt) created = meta.createdAt;
+    } catch {
+      /* no metadata yet */
+    }
+    this.createdAt = created;
+    this.writeMetadata();
+  }
+
+  /** `storageDir` is the Crawlee storage root (holding `datasets/`). Run `repairDataset` first
+   * after a crash. */
+  static open(storageDir: string, name: string): DatasetFileSink {
+    return new DatasetFileSink(path.join(storageDir, 'datasets', name), name);
+  }
+
+  get itemCount(): number {
+    return this.count;
+  }
+
+  async write(item: Item): Promise<void> {
+    const n = ++this.count;
+    const file = path.join(this.dir, String(n).padStart(9, '0') + '.json');
+    const tmp = path.join(this.dir, `.${n}.json.tmp`);
+    writeFileSync(tmp, JSON.stringify(item, null, '\t'));
+    renameSync(tmp, file);
+    this.dirtyMeta = true;
+  }
+
+  /** Crawlee reads `itemCount` from here: keep it current (called on checkpoints and close). */
+  writeMetadata(): void {
+    const now = new Date().toISOString();
+    const meta = { id: this.name, name: this.name, createdAt: this.createdAt, accessedAt: now, modifiedAt: now, itemCount: this.count };
+    const tmp = path.join(this.dir, '.__metadata__.json.tmp');
+    writeFileSync(tmp, JSON.stringify(meta, null, '\t'));
+    renameSync(tmp, path.join(this.dir, '__metadata__.json'));
+    this.dirtyMeta = false;
+  }
+
+  flush(): void {
+    if (this.dirtyMeta) this.writeMetadata();
+  }
+
+  async close(): Promise<void> {
+    this.writeMetadata();
   }
 }
 

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ItemPipeline } from '../../src/pipeline.js';
-import { CallbackSink, FileSink, repairDataset } from '../../src/storage/item-sink.js';
+import { CallbackSink, DatasetFileSink, FileSink, repairDataset } from '../../src/storage/item-sink.js';
+import { Configuration, Dataset, MemoryStorage } from 'crawlee';
 import type { Item } from '../../src/item.js';
 
 describe('item pipeline', () => {
@@ -41,5 +42,24 @@ describe('item pipeline', () => {
     expect(items.map((i) => i.url)).toEqual(['http://a/1', 'http://a/3']);
     expect(readdirSync(dir).sort()).toEqual(['000000001.json', '000000002.json', '__metadata__.json']);
     expect(JSON.parse(readFileSync(path.join(dir, '__metadata__.json'), 'utf8')).itemCount).toBe(2);
+  });
+});
+
+describe('dataset files', () => {
+  it('are a Crawlee dataset: Dataset.open reads them back, appends continue the numbering', async () => {
+    const storageDir = mkdtempSync(path.join(tmpdir(), 'dsf-'));
+    const a = DatasetFileSink.open(storageDir, 'spider-x');
+    await a.write({ url: 'http://a/1', kind: 'article', title: 'One' });
+    await a.write({ url: 'http://a/2', kind: 'list', items: [{ url: 'http://a/1' }] });
+    await a.close();
+    const b = DatasetFileSink.open(storageDir, 'spider-x');
+    await b.write({ url: 'http://a/3', kind: 'forum', posts: [{ content: 'hi' }] });
+    await b.close();
+    const storage = new MemoryStorage({ localDataDirectory: storageDir, persistStorage: false });
+    const ds = await Dataset.open('spider-x', { config: new Configuration({ storageClient: storage, purgeOnStart: false }), storageClient: storage });
+    const data = await ds.getData();
+    expect(data.total).toBe(3);
+    expect(data.items.map((i) => i.url)).toEqual(['http://a/1', 'http://a/2', 'http://a/3']);
+    expect(readdirSync(path.join(storageDir, 'datasets', 'spider-x')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
