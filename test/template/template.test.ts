@@ -344,3 +344,38 @@ describe('set difference + rule filters on the fixtures', () => {
     }
   });
 });
+
+describe('Extractor batch and stream (the learn hook)', () => {
+  async function run(stream: boolean) {
+    const { Extractor } = await import('../../src/extract.js');
+    const seen = new Map<string, { applied: boolean; texts: string[] }>();
+    const probe = {
+      name: 'probe',
+      priority: 550,
+      process(ctx: PageContext) {
+        seen.set(ctx.request.url, { applied: ctx.templateApplied, texts: texts(ctx.segments) });
+      },
+    };
+    const ex = new Extractor({ kind: 'article', middleware: { article: false, 'page-type': false }, extra: [probe] });
+    const { expected } = loadSite('en-site');
+    const inputs = expected.map((e, i) => ({ url: `http://lantern.test/${i + 1}`, body: readFileSync(path.join(fixtures, 'en-site', e.file)) }));
+    await ex.extractBatch(inputs, { stream });
+    await ex.close();
+    return { seen, expected };
+  }
+
+  it('batch: every page of the site, the first included, is narrowed by the template of all pages', async () => {
+    const { seen, expected } = await run(false);
+    expect([...seen.values()].map((v) => v.applied)).toEqual([true, true, true, true]);
+    const first = seen.get('http://lantern.test/1')!.texts;
+    for (const line of expected[0]!.content) expect(first).toContain(line);
+    for (const line of expected[0]!.boilerplate) expect(first).not.toContain(line);
+  });
+
+  it('--stream: the first page falls back, the template is learned in order', async () => {
+    const { seen } = await run(true);
+    expect([...seen.values()].map((v) => v.applied)).toEqual([false, true, true, true]);
+    expect(seen.get('http://lantern.test/1')!.texts).toContain('News that lights the way since 1911');
+    expect(seen.get('http://lantern.test/2')!.texts).not.toContain('News that lights the way since 1911');
+  });
+});
