@@ -110,11 +110,14 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_OFFSET_2 = 0x2545f491;
 
 /**
- * How much of the tag path goes into a key. The seed uses the full path; measured on the site
- * groups, pages of one site often differ by a wrapper `div` (an ad slot, a "breaking news" bar),
- * which shifts every path below it. `collapsed` merges runs of the same tag (`div/div/div` →
- * `div`), keeping the tag names and their order; `suffix` keeps the last SUFFIX_TAGS tags; `text`
- * ignores the path.
+ * How much of the tag path goes into a key. The seed uses the full path, but pages of one site
+ * often differ by a wrapper `div` (an ad slot, a "breaking news" bar) that shifts every path below
+ * it (seen in the washingtonpost blog group: the whole nav one `div` deeper on half the pages).
+ * `collapsed` merges runs of the same tag (`div/div/div` → `div`), keeping the tag names and their
+ * order; `suffix` keeps the last SUFFIX_TAGS tags; `text` ignores the path. Effective-text F1 with
+ * link lists filtered: full 0.884, collapsed 0.885, suffix 0.886, text 0.886 (bench:templates) —
+ * a tie once link lists go; `collapsed` is the default because it keeps the seed's structure (a
+ * "Home" in the footer and one in the article stay distinct).
  */
 export type PathMode = 'full' | 'collapsed' | 'suffix' | 'text';
 export const DEFAULT_PATH_MODE: PathMode = 'collapsed';
