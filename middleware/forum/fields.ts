@@ -274,7 +274,10 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
         return [holder ?? bestMatch(ix, found)!];
       }
     }
-    return own[i] ? [own[i]!] : rec.roots.length ? [...rec.roots] : undefined;
+    // No content node: a one-element floor is its own content; a floor of several rows may hold
+    // its text between the rows (bare text nodes), which only the DFS range covers (seed 000's
+    // date split, in peakContent).
+    return own[i] ? [own[i]!] : rec.roots.length === 1 ? [...rec.roots] : undefined;
   });
 }
 

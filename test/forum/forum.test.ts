@@ -213,3 +213,34 @@ describe('forumMiddleware', () => {
     expect((requested as { item: Record<string, unknown> }).item.kind).toBe('forum');
   });
 });
+
+describe('floors without element structure', () => {
+  const page = (floor: (who: string, when: string, text: string) => string) =>
+    createPage({
+      url: 'https://old.example/board',
+      body:
+        '<html><head><title>Old board</title></head><body><table><tr><td class="main">' +
+        floor('alice', '2019-05-01 10:00', 'First post text, with a sentence about the old board.') +
+        floor('bob', '2019-05-01 11:00', 'Second post, also written as a sentence. It has two.') +
+        floor('carol', '2019-05-02 09:30', 'Third post: I agree with both of you, thanks.') +
+        '</td></tr></table></body></html>',
+    });
+  const texts = [
+    'First post text, with a sentence about the old board.',
+    'Second post, also written as a sentence. It has two.',
+    'Third post: I agree with both of you, thanks.',
+  ];
+
+  it('reads floors whose text sits between repeated rows of a flat cell', () => {
+    const r = extractForumDebug(page((who, when, text) => `<a href="/profile.php?id=${who}">${who}</a> ${when}<br>${text}<br><br><hr>`))!;
+    expect(r.posts.map((p) => p.content)).toEqual(texts);
+    expect(r.posts.map((p) => p.author)).toEqual(['alice', 'bob', 'carol']);
+  });
+
+  it('falls back to differential peak clustering (seed 000) for plain text floors', () => {
+    const r = extractForumDebug(page((who, when, text) => `${who} ${when}<br>${text}<br><br><hr><br>`))!;
+    expect(r.records.every((x) => x.via === 'peaks')).toBe(true);
+    expect(r.posts.map((p) => p.content)).toEqual(texts);
+    expect(r.posts.map((p) => p.publishedAtText)).toEqual(['2019-05-01 10:00', '2019-05-01 11:00', '2019-05-02 09:30']);
+  });
+});
