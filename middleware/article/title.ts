@@ -5,7 +5,7 @@
  * at its site suffix; else the first h1.
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
 import { classTokens, type Tree } from './tree.js';
 
@@ -31,6 +31,10 @@ const BLOCKLESS = new Set(['a', 'span', 'img', 'i', 'b', 'em', 'strong', 'time',
 /** The headline must cover this share of the reference title once the site name is cut away
  * (a section heading "Videos" shares all its letters with "Embedded videos test" but is not it). */
 const REFERENCE_COVER = 0.5;
+/** Segments searched for a displayed headline (it sits above the body, in the first few hundred). */
+const MAX_TITLE_SEGMENTS = 300;
+/** A headline longer than the reference title by at most this many characters carries a badge. */
+const MAX_BADGE = 4;
 /** Headings inspected (a page's headline is among the first). */
 const MAX_HEADINGS = 40;
 /** Meta and JSON-LD types that describe the article itself. */
@@ -148,12 +152,37 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
     const score = share + (4 - h.level) * 0.05;
     if (!best || score > best.score + 1e-9) best = { text: h.text, el: h.el, score };
   }
-  if (best) return { title: best.text, element: best.el };
+  if (best) {
+    // a badge glued to the headline ("原创", "独家", "Exclusive"): the reference title without it
+    for (const r of cutRefs) {
+      if (r.length >= MIN_HEADLINE && best.text !== r && best.text.includes(r) && best.text.length - r.length <= MAX_BADGE) return { title: r, element: best.el };
+    }
+    return { title: best.text, element: best.el };
+  }
+  // a displayed line (not a heading element) that the <title> contains: the headline of pages
+  // that style it with a table cell or a bare div
+  const shown = displayedInTitle(page, cutRefs);
+  if (shown) return shown;
   if (meta) return { title: meta.includes(' | ') || meta.includes(' - ') || meta.includes('_') ? cutIfSuffix(meta, html) : meta };
   if (anchor && anchor.length >= MIN_HEADLINE) return { title: anchor };
   if (html) return { title: cutSiteName(html) };
   const h1 = hs.find((h) => h.level === 1);
   return h1 ? { title: h1.text, element: h1.el } : undefined;
+}
+
+/** The longest early segment contained in a reference title and covering most of it. */
+function displayedInTitle(page: Page, cutRefs: string[]): TitleResult | undefined {
+  let best: Segment | undefined;
+  const segs = page.segments;
+  const n = Math.min(segs.length, MAX_TITLE_SEGMENTS);
+  for (let i = 0; i < n; i++) {
+    const s = segs[i]!;
+    if (s.text.length < MIN_HEADLINE || s.linkChars > s.text.length / 2) continue;
+    for (const r of cutRefs) {
+      if (s.text.length >= REFERENCE_COVER * r.length && r.includes(s.text) && (!best || s.text.length > best.text.length)) best = s;
+    }
+  }
+  return best ? { title: best.text, element: best.element } : undefined;
 }
 
 /** Cut a meta title at a separator only when `<title>` has the same suffix (a site name). */
