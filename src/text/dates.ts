@@ -149,6 +149,12 @@ const PATTERNS: Pattern[] = [
     re: new RegExp(`(?<![\\d年])(\\d{1,2})月(\\d{1,2})日(?:${TIME_SEP}${TIME})?`, 'gu'),
     build: (m, o) => ({ year: o.now.year, month: num(m[1])!, day: num(m[2])!, ...timeParts(m, 3), yearInferred: true }),
   },
+  // Month-day with a time, no year (Chinese portals and feeds: "10-08 12:00", "01/14 17:58"); the
+  // time is required so that scores and ranges ("3-1") are not read as dates
+  {
+    re: /(?<![\d./:-])(\d{1,2})[-/](\d{1,2})\s+(\d{1,2})[:：](\d{2})(?![\d:：])/g,
+    build: (m, o) => ({ year: o.now.year, month: num(m[1])!, day: num(m[2])!, hour: num(m[3]), minute: num(m[4]), yearInferred: true }),
+  },
   // English without year, forum style: "Jan 06 3:07 pm", "September 7 at 13:43" (time required)
   {
     re: new RegExp(`(?<![\\p{L}])(?:${WEEKDAY})?${MON}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)${TIME_SEP}${TIME}`, 'giu'),

@@ -43,6 +43,12 @@ describe('findDates', () => {
     const ds = findDates('Posted 2019-09-07 13:43 · edited 2019-09-08', { now });
     expect(ds.map((d) => d.day)).toEqual([7, 8]);
   });
+  it('reads month-day with a time and infers the year', () => {
+    expect(parseDate('10-08 12:00', sh)?.iso).toBe('2026-10-08T12:00:00+08:00');
+    expect(parseDate('01/14 17:58', sh)?.iso).toBe('2026-01-14T17:58:00+08:00');
+    expect(parseDate('比分 3-1 结束', sh)).toBeUndefined();
+    expect(parseDate('12-25 10:00', sh)?.year).toBe(2025);
+  });
   it('infers a missing year and never lands in the future', () => {
     expect(parseDate('12月25日 10:00', sh)?.year).toBe(2025);
     expect(parseDate('9月7日', sh)?.year).toBe(2026);
