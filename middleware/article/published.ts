@@ -161,7 +161,7 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER });
   const text = found?.d;
-  const machine = fromMeta(page, o) ?? fromJsonLd(page, o);
+  const machine = fromJsonLd(page, o) ?? fromMeta(page, o);
   if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {
     return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   }
