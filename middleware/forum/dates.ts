@@ -34,6 +34,8 @@ export interface DateAnchor {
   relative?: boolean;
   /** The text just before the date (same segment), for label checks ("Joined: …"). */
   before?: string;
+  /** Labelled as a member's join / last-visit / birthday date: never a post time. */
+  joined?: boolean;
 }
 
 /** A weak (label-like) date form is accepted only in segments up to this length: longer runs are
@@ -46,6 +48,10 @@ export const PROSE_SEGMENT_LENGTH = 200;
 /** Footer clocks and session lines carry the current time, not a post time (seed 003 §2.1: drop
  * the footer "system time" first). Phrases from phpBB/vBulletin/Discuz!/XenForo templates. */
 const SYSTEM_TIME = /(it is currently|current time|the time now is|all times are|last visit was|server time|system time|heure actuelle|aktuelle zeit|es ist jetzt|zeitzone|现在时间|当前时间|系统时间|服务器时间|上次访问|copyright|©|powered by)/i;
+
+/** A date after one of these labels is a member's join date, last visit or birthday, not a post
+ * time. */
+export const JOIN_LABEL = /(joined|registered|member since|registriert|mitglied seit|dabei seit|inscrit|inscription|membre depuis|registrado|miembro desde|iscritto|注册|註冊|加入|最后登录|上次登录|last (visit|seen|active)|zuletzt|birthday|geburtstag)[^\d]{0,20}$/i;
 
 const MON_EN: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 
@@ -226,7 +232,27 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
       ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}),
     });
   }
-  return anchors.sort((a, b) => a.index - b.index);
+  anchors.sort((a, b) => a.index - b.index);
+  // Join dates of user panels ("Registriert seit: 2. Juli 2007"): the label is in the same line
+  // or in the line before (dt/dd pairs).
+  const segIdx = page.segments.map((x) => x.index);
+  for (const a of anchors) {
+    let before = a.before ?? '';
+    if (!before.trim()) {
+      let lo = 0;
+      let hi = segIdx.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (segIdx[mid]! < a.index) lo = mid + 1;
+        else hi = mid;
+      }
+      // The segment that starts at the anchor is the date itself; the one before holds the label.
+      const k = (segIdx[lo] === a.index || a.marked ? lo : lo + 1) - 1;
+      if (k >= 0) before = page.segments[k]!.text.slice(-40);
+    }
+    if (JOIN_LABEL.test(before)) a.joined = true;
+  }
+  return anchors;
 }
 
 /** The block element that holds an inline node (where its text lands as a segment). */

@@ -328,8 +328,6 @@ export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | 
 // ---------------------------------------------------------------------------------------------
 // Dates
 
-/** A date after one of these labels is a member's join date or last visit, not the post time. */
-const JOIN_LABEL = /(joined|registered|member since|registriert|mitglied seit|dabei seit|inscrit|inscription|membre depuis|registrado|miembro desde|iscritto|注册|註冊|加入|最后登录|上次登录|last (visit|seen|active)|zuletzt|birthday|geburtstag)[^\d]{0,20}$/i;
 /** Weights of the date path vote: how many floors show a date there (coverage), whether those
  * dates never go back in time down the page (posts are in time order; join dates are not), and a
  * small preference for absolute dates over a relative twin ("1 month ago" beside "20 April 2020"). */
@@ -340,14 +338,7 @@ export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAn
   const space = new PathSpace();
   const starts = anchors.map((a) => a.index);
   const segStart = ix.segStart;
-  const labelled = (x: DateAnchor): boolean => {
-    let before = x.before ?? '';
-    if (!before.trim()) {
-      const k = lowerBound(segStart, x.index) - 1;
-      if (k >= 0) before = ix.segments[k]!.text.slice(-40);
-    }
-    return JOIN_LABEL.test(before);
-  };
+  const labelled = (x: DateAnchor): boolean => !!x.joined;
   const perRecord = records.map((rec, i) => {
     const a = lowerBound(starts, rec.range.start);
     const b = lowerBound(starts, rec.range.end + 1);

@@ -100,7 +100,8 @@ export function extractForumDebug(page: Page, options: ForumOptions = {}): Forum
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
-  const anchors = findAnchors(page, dateOptions);
+  // Join dates of user panels are never post times: they take no part in finding floors.
+  const anchors = findAnchors(page, dateOptions).filter((a) => !a.joined);
   const ix = buildIndex(page, new Set(anchors.filter((a) => !a.prose && !a.marked).map((a) => a.index)));
   const records = findRecords(ix, anchors);
   if (!records.length) return null;

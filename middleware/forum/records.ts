@@ -74,13 +74,16 @@ const HEADER_PENALTY = 0.9;
 /** …and they replace a structural list only when they find at least this many times as many
  * floors (a broken page shows a few posts whose tags happened to close). */
 const HEADER_MIN_GAIN = 2;
-/** A floor shows its post date, perhaps an edit date and a join date; when most of the page's
- * dates sit in "floors" with more, those floors hold several posts each. */
-const MAX_DATES_PER_FLOOR = 3;
 /** Share of records that must contain sentence punctuation (seed 003: punctuation marks post
  * text). Rows of a thread list (title link, "by alice » date", "12 Replies") have none; in a
  * thread, even with many one-word replies, far more than this share writes a sentence. */
 export const MIN_PUNCT_SHARE = 0.3;
+/** Weight of a candidate whose records show no author at all (the weight rises linearly to 1 with
+ * the share of records that do). 0.5: authorless boards (FluxBB prints a bare name) still win
+ * when nothing else competes. */
+const AUTHOR_FLOOR = 0.5;
+/** Candidates weighed for authors (the strongest by score; bounds the cost). */
+const AUTHOR_CHECKED_CANDIDATES = 8;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -491,6 +494,22 @@ function headingChars(ix: DomIndex, r: Range): number {
   return n;
 }
 
+const AUTHOR_CLASS = /(author|username|user-name|poster|nickname|\buser\b|userinfo|postprofile)/i;
+
+/** Whether a record shows who wrote it: a member link, an author class, or a data-author. */
+function showsAuthor(ix: DomIndex, rec: PostRecord): boolean {
+  const r = rec.range;
+  for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
+    const n = ix.page.nodes[i];
+    if (!(n instanceof Element)) continue;
+    if (n.attribs['data-author'] || n.attribs['data-username']) return true;
+    if (n.name === 'a' && n.attribs.href && MEMBER_HREF.test(n.attribs.href)) return true;
+    const c = n.attribs.class;
+    if (c && AUTHOR_CLASS.test(c)) return true;
+  }
+  return false;
+}
+
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
 const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/mitglied|\/membre|user-dashboard|action=profile)/i;
 
@@ -534,10 +553,17 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
   const talking = (records: PostRecord[]): boolean =>
     records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length &&
     records.filter((r) => punctMarks(ix, r.range) > 0).length >= MIN_PUNCT_SHARE * records.length;
+  // Posts name their author: the strongest candidates are weighed by the share of records that
+  // show an author (member link, author class, data-author). A dated table inside one post, or
+  // a changelog, names nobody.
+  const live = candidates.filter((c) => talking(c.records)).sort((a, b) => b.score - a.score || b.records.length - a.records.length);
+  for (const c of live.slice(0, AUTHOR_CHECKED_CANDIDATES)) {
+    const share = c.records.filter((r) => showsAuthor(ix, r)).length / c.records.length;
+    c.score *= AUTHOR_FLOOR + (1 - AUTHOR_FLOOR) * share;
+  }
   let best: Candidate | undefined;
   let bestHeader: Candidate | undefined;
-  for (const c of candidates) {
-    if (!talking(c.records)) continue;
+  for (const c of live) {
     const isHeader = c.key.startsWith('hdr:');
     const cur = isHeader ? bestHeader : best;
     if (!cur || c.score > cur.score || (c.score === cur.score && c.records.length > cur.records.length)) {
@@ -546,20 +572,20 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     }
   }
   // Header-delimited floors only where structure failed: no structural list, or one with fewer
-  // than half as many floors that failed.
-  // Structure failed when most of the page's dates are not in regular floors: outside every
-  // floor (posts whose tags never closed), or in "floors" holding more dates than one post shows
-  // (everything nested in one element).
-  const failed = (c: Candidate) => {
-    let regular = 0;
-    for (const r of c.records) {
-      const n = datedCount(anchorStarts, r.range);
-      if (n <= MAX_DATES_PER_FLOOR) regular += n;
-    }
-    return regular * 2 < anchorStarts.length;
+  // than half as many floors in which most headers are not in a regular floor — outside every
+  // floor (posts whose tags never closed) or piled into one "floor" (everything nested in one
+  // element). A regular floor holds at most twice the typical (lower median) number of headers:
+  // posts with a date, an edit date and a quote date are regular.
+  const failed = (c: Candidate, heads: number[]): boolean => {
+    const counts = c.records.map((r) => lowerBound(heads, r.range.end + 1) - lowerBound(heads, r.range.start));
+    const sorted = [...counts].sort((x, y) => x - y);
+    const typical = Math.max(1, sorted[Math.floor((sorted.length - 1) / 2)]!);
+    const regular = counts.filter((n) => n <= 2 * typical).reduce((x, y) => x + y, 0);
+    return regular * 2 < heads.length;
   };
-  if (bestHeader && (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best)))) {
-    return bestHeader.records;
+  if (bestHeader) {
+    const heads = bestHeader.records.map((r) => r.range.start);
+    if (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads))) return bestHeader.records;
   }
   if (best) {
     const records = extendRecords(ix, anchorStarts, best.records, allElements);
