@@ -337,7 +337,6 @@ const DATE_ABSOLUTE_WEIGHT = 0.1;
 export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
   const space = new PathSpace();
   const starts = anchors.map((a) => a.index);
-  const segStart = ix.segStart;
   const labelled = (x: DateAnchor): boolean => !!x.joined;
   const perRecord = records.map((rec, i) => {
     const a = lowerBound(starts, rec.range.start);
