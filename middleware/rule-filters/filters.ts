@@ -12,7 +12,7 @@
  * for prose-length segments and a symbol-density test for short ones, so that headings, list items
  * and captions of an article survive. The mode is chosen per page from its script/language.
  */
-import { detectLang, dominantScript, hanCount, stopwordDensity, stopwords, words } from '../../src/text/text.js';
+import { detectLang, dominantScript, stopwords, words } from '../../src/text/text.js';
 import { hasDate } from '../../src/text/dates.js';
 
 export type FilterMode = 'han' | 'cjk' | 'language';
@@ -85,15 +85,20 @@ const DIGIT = /\p{N}/u;
 const USERNAME = /^[\p{Script=Han}\p{L}\p{N}_]+$/u;
 const CODE_SYMBOLS = /[{}[\];=<>$\\|&^~`]/g;
 const LETTERS = /\p{L}/gu;
-const NON_SPACE = /\S/g;
+const HAN = /\p{Script=Han}/gu;
 const CJK_OTHER = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 /** Code-ish tokens that no prose holds (function calls with braces, statements, tags). */
 const CODE_PATTERN = /function\s*\(|=>|\bvar\s+\w+\s*=|\bconst\s+\w+\s*=|\blet\s+\w+\s*=|<\/?[a-z][a-z0-9]*[\s>]|\}\s*\)|;\s*\}|\w+\.\w+\([^()]{0,200}\)\s*;|document\.write|window\.\w+/i;
 
+/** Matches of a global regex (one native scan; an exec loop costs a call per character). */
 function countRe(re: RegExp, text: string): number {
-  re.lastIndex = 0;
+  return text.match(re)?.length ?? 0;
+}
+
+/** Non-space characters of a whitespace-collapsed segment text. */
+function nonSpace(text: string): number {
   let n = 0;
-  while (re.exec(text)) n++;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 32) n++;
   return n;
 }
 
@@ -111,7 +116,7 @@ export function filterModeFor(lang: string | undefined, sampleText: string): Fil
 
 /** Looks like code or markup: code tokens, or a high share of code symbols. */
 export function looksLikeCode(text: string): boolean {
-  const chars = countRe(NON_SPACE, text);
+  const chars = nonSpace(text);
   if (!chars) return false;
   const symbols = countRe(CODE_SYMBOLS, text);
   if (symbols >= MIN_CODE_SYMBOLS && symbols / chars > CODE_SYMBOL_SHARE) return true;
@@ -132,7 +137,7 @@ export interface SegmentVerdict {
 export function judgeSegment(text: string, mode: FilterMode, options: FilterOptions = {}): SegmentVerdict {
   // Rule 2 first: it is the cheapest and a single token cannot be code.
   if (isUsername(text)) return { keep: true, rule: 'username' };
-  const chars = countRe(NON_SPACE, text);
+  const chars = nonSpace(text);
   if (!chars) return { keep: false, rule: 'not-language' };
   const letters = countRe(LETTERS, text);
   // Numbers, times, scores, phone numbers ("8:30－8:50", "3-1", "010-8448 8961"): no letters, so
@@ -140,7 +145,7 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
   if (!letters && text.length <= MAX_NUMERIC_CHARS && DIGIT.test(text)) return { keep: true, rule: 'number' };
   if (mode === 'han' || mode === 'cjk') {
     // Rule 3 (seed 001): a Chinese page's content is Chinese.
-    const cjk = hanCount(text) + (mode === 'cjk' ? countRe(CJK_OTHER, text) : 0);
+    const cjk = countRe(HAN, text) + (mode === 'cjk' ? countRe(CJK_OTHER, text) : 0);
     // Only code *tokens* veto: brackets and semicolons are ordinary in Chinese references and
     // headings ("[6] 程艳霞. 现代物流管理理论[M]. 武汉: …").
     if (cjk / chars >= (options.hanThreshold ?? DEFAULT_HAN_THRESHOLD) && !CODE_PATTERN.test(text)) return { keep: true, rule: 'han' };
@@ -157,12 +162,16 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
   // Not Han (on a Chinese page: English lines of a programme, a quoted title) or another
   // language: the language-independent test. Short lines pass (headings, list items, captions,
   // bylines: too few words for a density), prose-length ones need stop words of their language.
-  const ws = words(text, PROSE_MIN_WORDS);
+  const ws = words(text);
   if (ws.length < PROSE_MIN_WORDS) return { keep: true, rule: 'short' };
   let lang = options.lang?.split('-')[0];
   if (mode !== 'language' || !lang || !stopwords(lang).size) lang = detectLang(text);
-  if (!lang || !stopwords(lang).size) return { keep: true, rule: 'short' };
-  if (stopwordDensity(text, lang) >= (options.stopwordThreshold ?? DEFAULT_STOPWORD_THRESHOLD)) return { keep: true, rule: 'prose' };
+  const list = lang ? stopwords(lang) : undefined;
+  if (!list?.size) return { keep: true, rule: 'short' };
+  // stop-word density (as stopwordDensity, on the words already split)
+  let sw = 0;
+  for (const w of ws) if (list.has(w)) sw++;
+  if (sw / ws.length >= (options.stopwordThreshold ?? DEFAULT_STOPWORD_THRESHOLD)) return { keep: true, rule: 'prose' };
   if (hasDate(text, { now: options.now })) return { keep: true, rule: 'date' };
   return { keep: false, rule: 'not-language' };
 }
