@@ -28,7 +28,7 @@ const STRONG_NEGATIVE = new Set([
   'skip', 'login', 'author', 'bio', 'follow', 'nav', 'navbar', 'navigation', 'menu', 'topbar', 'header',
 ]);
 /** Weak negative tokens: removed only when no positive token vouches for the block. */
-const WEAK_NEGATIVE = new Set(['widget', 'widgets', 'side', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
+const WEAK_NEGATIVE = new Set(['widget', 'widgets', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
 /** Tokens of content containers (Readability's `okMaybeItsACandidate`). */
 const POSITIVE = new Set(['article', 'body', 'content', 'main', 'post', 'entry', 'story', 'text', 'blog', 'news', 'detail', 'column']);
 
@@ -47,7 +47,9 @@ const WRAPPER_SHARE = 0.5;
 /** Comment sections may hold more paragraph text than a short article: their tokens remove them
  * unless they hold nearly all of it. */
 const COMMENT_WRAPPER_SHARE = 0.9;
-const COMMENT_TOKENS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies', 'disqus', 'discuss', 'discussion']);
+const COMMENT_TOKENS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies', 'disqus', 'discuss', 'discussion',
+  // page footers hold a long imprint paragraph on some sites: a short article has less text
+  'footer', 'copyright']);
 
 /** Measures of one segment shared by the stages. */
 export interface SegInfo {
