@@ -49,6 +49,10 @@ const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nick
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
 /** Link texts that are actions, not content. */
 const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
+/** A signature delimiter line. */
+const SIGNATURE_RULE = /^(_{5,}|-- ?)$/;
+/** Signatures are a few lines (boards cap them around 250–500 characters). */
+const MAX_SIGNATURE_LENGTH = 300;
 /** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
 const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
@@ -307,7 +311,26 @@ export function contentText(ix: DomIndex, els: Element[]): string {
       lines.push(seg.text);
     }
   }
-  return lines.join('\n');
+  return cutSignature(lines).join('\n');
+}
+
+/**
+ * The signature delimiter ("_________________", usenet's "-- "): what follows is the signature,
+ * even where the template gives it the body's class (phpBB 2). Only when what follows is
+ * signature-sized — rules of underscores also separate parts of long posts.
+ */
+function cutSignature(lines: string[]): string[] {
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (SIGNATURE_RULE.test(lines[i]!)) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return lines;
+  const after = lines.slice(at + 1).join(' ').length;
+  const before = lines.slice(0, at).join(' ').length;
+  return after <= MAX_SIGNATURE_LENGTH && after < before ? lines.slice(0, at) : lines;
 }
 
 /** Seed 000 for floors without structure: the date splits the block; the half with more text is
