@@ -23,6 +23,8 @@ const BODY_LINK_DENSITY_MAX = 0.8;
 /** Levels above the root searched for like siblings (the chunk wrapper is often a grid cell
  * two levels up: `div.grid > div.grid-item > div.body`). */
 const SIBLING_LEVELS = 2;
+/** Weight of non-paragraph lines when deciding whether a body is long enough to be an article. */
+const SHORT_LINE_WEIGHT = 0.5;
 /** Body text below this weighted length is no article (Readability's charThreshold is 500 chars
  * on the whole article; a short news brief is ~ 2 sentences). */
 export const MIN_ARTICLE_LENGTH = 140;
@@ -119,7 +121,8 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     if (!s.allowed) balance[s.el] -= s.len * NOISE_WEIGHT;
     else if (s.good) balance[s.el] += nonLink;
     else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] -= s.len * s.linkShare * NOISE_WEIGHT;
-    else balance[s.el] -= SHORT_LINE_PENALTY;
+    // table cells are data (standings, schedules), not interface labels
+    else if (s.seg.element.name !== 'td' && s.seg.element.name !== 'th') balance[s.el] -= SHORT_LINE_PENALTY;
     // a <br>-separated run counts as a paragraph for PNum (old Chinese pages have no <p>)
     if (s.good && s.seg.element.name !== 'p') PN[s.el] += 1;
   }
@@ -194,7 +197,9 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const ranges = roots.map((r) => [r, subtreeEnd(tree, r)] as const);
   const inRoot = infos.filter((s) => ranges.some(([a, b]) => s.seg.index > a && s.seg.index <= b));
   const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots));
-  const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : 0), 0);
+  // short lines (table rows, list items) count at half weight: a results table or a schedule is
+  // an article of its own, a page of link lists is not (their lines are dropped above)
+  const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : SHORT_LINE_WEIGHT * s.len * (1 - s.linkShare)), 0);
   if (keptLen < MIN_ARTICLE_LENGTH) return undefined;
 
   const paragraphs = kept.map((s) => s.seg);
