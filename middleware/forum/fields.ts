@@ -308,10 +308,29 @@ export function contentText(ix: DomIndex, els: Element[]): string {
       if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       if (COUNTER_LINE.test(seg.text)) continue;
-      lines.push(seg.text);
+      lines.push(listMarker(seg) + seg.text);
     }
   }
   return cutSignature(lines).join('\n');
+}
+
+/** Items of an ordered list show their number ("1. Download the installer"), as displayed.
+ * Numbers are computed once per list (a long list must not cost its length per item). */
+const listNumbers = new WeakMap<Element, Map<Element, number>>();
+function listMarker(seg: Segment): string {
+  const li = seg.element;
+  const ol = li.parent;
+  if (li.name !== 'li' || !(ol instanceof Element) || ol.name !== 'ol') return '';
+  let numbers = listNumbers.get(ol);
+  if (!numbers) {
+    numbers = new Map();
+    let n = Number.parseInt(ol.attribs.start ?? '1', 10);
+    if (!Number.isFinite(n)) n = 1;
+    for (const c of ol.children) if (c instanceof Element && c.name === 'li') numbers.set(c, n++);
+    listNumbers.set(ol, numbers);
+  }
+  const n = numbers.get(li);
+  return n === undefined ? '' : `${n}. `;
 }
 
 /**
@@ -404,7 +423,9 @@ export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAn
       const hit = byPath.get(best)![i];
       if (hit) return hit;
     }
-    if (xs[0]) return xs[0];
+    // No date at the voted path (a main post in a template of its own): the first absolute date,
+    // else the first one.
+    if (xs[0]) return xs.find((x) => !x.relative) ?? xs[0];
     // Only dates inside the content (or quotes): the first one that is not prose.
     const a = lowerBound(starts, records[i]!.range.start);
     const b = lowerBound(starts, records[i]!.range.end + 1);
