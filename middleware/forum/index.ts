@@ -28,7 +28,7 @@ import { findAnchors } from './dates.js';
 import { buildIndex, rangeOf } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
-import { findPagination } from './pagination.js';
+import { findPagination, laterPageInUrl } from './pagination.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
@@ -111,7 +111,9 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const authors = chooseAuthors(ix, records, content);
   const floors = chooseFloors(ix, records, content);
   const pagination = findPagination(page, records.map((r) => r.range));
-  const firstPage = pagination.current === undefined || pagination.current === 1;
+  // The first floor is the thread's main post only on the thread's first page: the pagination
+  // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
+  const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;
 
   const texts = dropBoilerplate(records.map((rec, i) => {
     const els = content[i];

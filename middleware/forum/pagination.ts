@@ -118,3 +118,25 @@ function elementCount(el: Element): number {
   for (const c of el.children) if (c instanceof Element) k++;
   return k;
 }
+
+/**
+ * Whether a thread URL names a later page (`?page=3`, `&pn=2`, `&start=20`, `/page-2`, `/page/2`);
+ * undefined when the URL does not say.
+ */
+export function laterPageInUrl(url: string): boolean | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  for (const [k, v] of u.searchParams) {
+    const n = Number(v);
+    if (!Number.isInteger(n)) continue;
+    if (/^(page|pn|pg|pagenum|paged)$/i.test(k)) return n > 1;
+    if (/^(start|offset|from)$/i.test(k)) return n > 0;
+  }
+  const m = u.pathname.match(/\/page[-/](\d+)\/?$/i);
+  if (m) return Number(m[1]) > 1;
+  return undefined;
+}

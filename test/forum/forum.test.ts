@@ -134,6 +134,17 @@ describe('floors and their parts', () => {
   });
 });
 
+describe('main post', () => {
+  it('is not claimed on a later page of the thread', () => {
+    const { expected } = load('phpbb');
+    const html = readFileSync(path.join(FIXTURES, 'phpbb', 'page.html'), 'utf8').replace(/<div class="pagination">[\s\S]*?<\/div>/, '');
+    const later = extractForum(createPage({ url: expected.url + '&start=4', body: html }))!;
+    expect(later.posts.some((p) => p.isMain)).toBe(false);
+    const first = extractForum(createPage({ url: expected.url, body: html }))!;
+    expect(first.posts[0]!.isMain).toBe(true);
+  });
+});
+
 describe('pages that are not threads', () => {
   it('returns null for a news article with a dated sidebar', () => {
     const html = readFileSync(path.join(FIXTURES, 'not-forum', 'page.html'));
