@@ -28,13 +28,17 @@ const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
 const TRAILING_NAME = /[（(](?:记者|作者|文)?\s*([\p{Script=Han}·]{2,4}(?:[\s、][\p{Script=Han}·]{2,4}){0,3})\s*[）)]\s*$/u;
 /** A dateline of a self-media post: "华夏人文 2020-03-09 18:14:21", "2019-05-17 · 苏皖城市报道". */
 const DATELINE_NAME = /^(?:([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*[·|｜]\s*([\p{Script=Han}\w·]{2,12}))$/u;
+/** Picture captions and credits ("图片来源：", "资料图：", "图/"): their names are photographers. */
+const CAPTION_LINE = /^(?:图片来源|图片|资料图|图源|图\s*[/／:：]|摄影|photo|image)/i;
+/** A name followed by 摄 / 摄影 is a photo credit. */
+const PHOTO_AFTER = /^\s*(?:摄|摄影|拍摄|供图)/;
 /** Body paragraphs longer than this are searched for a cue in their first characters only
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels). */
 const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
-const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|[的了在从对向与和是将也就都为等中据])|[中时后的了称说道摄]$/;
+const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等中据或及])|[中时后的了称说道摄]$/;
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in
  * running text must start with one, or the cue was prose ("记者透露", "记者讲述自己"). */
 const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝']);
@@ -52,7 +56,7 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   // "信报记者 蔡雪婧", "总台记者 张倩": the outlet's role prefix; "姚峰 上海报道", "陈智 整合": a role suffix
   // photographers are not the writer
   if (/(?:摄|摄影|供图|图)$/u.test(s)) return undefined;
-  s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/\s*(?:\S{0,6}报道|整合|整理|编译|综合|\s+记者\S*)$/u, '').trim();
+  s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/(?:\s+\S{0,6}报道|\s*(?:整合|整理|编译|综合)|\s+记者\S*)$/u, '').trim();
   // cut at a date, a separator or a role
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
   // "澎湃号 > 中国广州发布": the last step of a channel path
@@ -157,7 +161,10 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
     if (!near && !tail) continue;
     const head = s.text.length > 200 ? s.text.slice(0, LEAD_CUE_CHARS) : s.text;
+    if (CAPTION_LINE.test(head)) continue;
     const m = ZH_CUE.exec(head);
+    // "中新社记者 贾天勇 摄": the photographer of a picture, not the writer
+    if (m && PHOTO_AFTER.test(head.slice(m.index + m[0].length))) continue;
     if (m) {
       const v = cleanName(m[1], sites);
       // after 记者 the name is a real name; 作者/文/ may introduce a pen name
