@@ -23,7 +23,7 @@ import { createPage, type Page } from '../src/page/page.js';
 import { decodeBody } from '../src/page/decode.js';
 import type { ExtractInput } from '../src/extract.js';
 import { silentLogger } from '../src/middleware/types.js';
-import { TemplateLearner, applyTemplate, DEFAULT_SUPPORT_THRESHOLD, type TemplateLearnerOptions } from '../middleware/template/index.js';
+import { TemplateLearner, applyTemplate, uniqueSegments, DEFAULT_SUPPORT_THRESHOLD, type TemplateLearnerOptions } from '../middleware/template/index.js';
 import { filterSegments, type FilterOptions } from '../middleware/rule-filters/index.js';
 
 const args = process.argv.slice(2);
@@ -79,7 +79,7 @@ function effectiveTexts(opts: TemplateLearnerOptions, k?: number, filters: boole
     for (const c of group) {
       const eff = applyTemplate(c.page.segments, learner);
       if (eff) applied++;
-      const segs = eff ?? c.page.segments;
+      const segs = eff ? uniqueSegments(eff, learner.pathMode) : c.page.segments;
       out.set(c, (filters ? filterSegments(segs, { ...(filters === true ? {} : filters), lang: c.page.lang(), now: c.page.fetchedAt }) : segs).map((s) => s.text).join('\n'));
     }
   }

@@ -9,7 +9,7 @@
  */
 import type { Middleware, MiddlewareFactory, PageContext, SiteState } from '../../src/middleware/types.js';
 import type { Segment } from '../../src/page/page.js';
-import { DEFAULT_PATH_MODE, keyOf, TemplateLearner, type SegmentLike, type TemplateLearnerOptions } from './learner.js';
+import { DEFAULT_PATH_MODE, keyOf, TemplateLearner, type PathMode, type SegmentLike, type TemplateLearnerOptions } from './learner.js';
 
 export * from './learner.js';
 
@@ -96,6 +96,26 @@ export const templateLearnerMiddleware: MiddlewareFactory<TemplateMiddlewareOpti
 export interface SetDifferenceOptions {
   /** See MIN_EFFECTIVE_SHARE. */
   minEffectiveShare?: number;
+  /** Treat the page as a set (seed 001: "each webpage is represented as a set of tags"): a
+   * path+text repeated within the page is kept once, at its first position. Default: on, except on
+   * list and forum pages, where repeated lines (a "Read more" per item, a user's name per post)
+   * belong to their records. */
+  asSet?: boolean;
+}
+
+/**
+ * First occurrence of each path+text. Measured on the site groups (effective text F1): 0.885 →
+ * 0.888; what repeats inside one article page is gallery slide titles, duplicated captions and
+ * pull quotes (the gold has a pull quote's sentence once).
+ */
+export function uniqueSegments<T extends SegmentLike>(segments: readonly T[], mode: PathMode = DEFAULT_PATH_MODE): T[] {
+  const seen = new Set<number>();
+  return segments.filter((s) => {
+    const k = keyOf(s, mode);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /** Decide whether and how a template narrows a page's segments; undefined = fall back. */
@@ -120,8 +140,9 @@ export const setDifferenceMiddleware: MiddlewareFactory<SetDifferenceOptions> = 
   process(ctx) {
     const learner = (ctx.scratch[SCRATCH_KEY] as TemplateLearner | undefined) ?? existingLearnerOf(ctx.site);
     const eff = applyTemplate(ctx.segments as Segment[], learner, options.minEffectiveShare);
-    if (eff) {
-      ctx.segments = eff;
+    if (eff && learner) {
+      const asSet = options.asSet ?? (ctx.label !== 'list' && ctx.label !== 'forum');
+      ctx.segments = asSet ? uniqueSegments(eff, learner.pathMode) : eff;
       ctx.templateApplied = true;
     }
   },

@@ -315,6 +315,24 @@ describe('template middleware', () => {
     }
   });
 
+  it('treats the page as a set: a line repeated within the page is kept once (not on list pages)', () => {
+    const chrome = '<nav><p>Home</p><p>World</p></nav><footer><p>© Site</p></footer>';
+    const mk = (i: number, extra = '') => createPage({ url: `http://set.test/${i}`, body: `<html><body>${chrome}<h1>Story ${i}</h1><p>Body text of story number ${i}, told at length.</p>${extra}</body></html>` });
+    const gallery = '<div><p>Slide title</p><p>First caption.</p></div><div><p>Slide title</p><p>Second caption.</p></div><div><p>Slide title</p><p>Third caption.</p></div>';
+    const run = (label?: 'detail' | 'list') => {
+      const store = new MemorySiteStore();
+      for (const i of [1, 2, 3]) chainRun(store, mk(i), 'set');
+      const page = mk(4, gallery);
+      const ctx = createContext(page, { url: page.url }, { spider: 't', store, log: silentLogger, siteKey: 'set' });
+      ctx.label = label;
+      learner.process(ctx);
+      diff.process(ctx);
+      return texts(ctx.segments);
+    };
+    expect(run('detail')).toEqual(['Story 4', 'Body text of story number 4, told at length.', 'Slide title', 'First caption.', 'Second caption.', 'Third caption.']);
+    expect(run('list').filter((t) => t === 'Slide title')).toHaveLength(3);
+  });
+
   it('a near-duplicate pair does not erase the article (falls back instead)', () => {
     const store = new MemorySiteStore();
     const body = readFileSync(path.join(fixtures, 'en-site', 'page1.html'), 'utf8');
