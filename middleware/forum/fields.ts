@@ -14,11 +14,9 @@ import type { DateAnchor } from './dates.js';
 import type { PostRecord } from './records.js';
 import {
   type DomIndex,
-  type Range,
   elementChildren,
   hasAncestor,
   lowerBound,
-  punctIn,
   punctMarks,
   rangeOf,
   segSpan,
@@ -57,6 +55,7 @@ const MAX_SIGNATURE_LENGTH = 300;
 const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
 const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
+/** The same labels inside a header line, glued to their neighbours by inline markup. */
 const FLOOR_IN_LINE = /#\s?(\d{1,6})(?!\d)|(?<!\d)(\d{1,6})\s?(?:楼|樓)|(?:^|\s)(\d{1,6})\s?(?:#|F|L)(?=\s|$)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})(?!\d)|(沙发|沙發|板凳|地板|楼主|樓主)/iu;
 /** Floor labels sit in short header lines; longer lines are prose ("see #3 above"). */
 const FLOOR_LINE_MAX = 80;
@@ -139,9 +138,6 @@ export class PathSpace {
 // Content
 
 /** Deepest element of a floor holding ≥ CONTENT_PUNCT_SHARE of its punctuation. */
-export function contentNodeOfDbg(ix: DomIndex, rec: PostRecord): Element | undefined {
-  return contentNodeOf(ix, rec);
-}
 function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
   const total = punctMarks(ix, rec.range);
   if (total === 0) return undefined;
@@ -609,5 +605,3 @@ export function chooseFloors(ix: DomIndex, records: PostRecord[], content: Array
   return floors;
 }
 
-export { punctIn };
-export type { Range };
