@@ -168,10 +168,11 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
   if (mode !== 'language' || !lang || !stopwords(lang).size) lang = detectLang(text);
   const list = lang ? stopwords(lang) : undefined;
   if (!list?.size) return { keep: true, rule: 'short' };
-  // stop-word density (as stopwordDensity, on the words already split)
-  let sw = 0;
-  for (const w of ws) if (list.has(w)) sw++;
-  if (sw / ws.length >= (options.stopwordThreshold ?? DEFAULT_STOPWORD_THRESHOLD)) return { keep: true, rule: 'prose' };
+  const threshold = options.stopwordThreshold ?? DEFAULT_STOPWORD_THRESHOLD;
+  if (density(ws, list) >= threshold) return { keep: true, rule: 'prose' };
+  // a quotation in another language than the page's: judge it with its own stop words
+  const own = detectLang(text);
+  if (own && own !== lang && stopwords(own).size && density(ws, stopwords(own)) >= threshold) return { keep: true, rule: 'prose' };
   if (hasDate(text, { now: options.now })) return { keep: true, rule: 'date' };
   return { keep: false, rule: 'not-language' };
 }
@@ -194,6 +195,13 @@ export function linkListMask<T extends { text: string; linkChars?: number }>(seg
     start = i + 1;
   }
   return drop;
+}
+
+/** Stop-word density of words already split (as `stopwordDensity`). */
+function density(ws: string[], list: Set<string>): number {
+  let n = 0;
+  for (const w of ws) if (list.has(w)) n++;
+  return ws.length ? n / ws.length : 0;
 }
 
 /** Keep the segments that pass the rules (pure; segments keep their order and DFS indices). */
