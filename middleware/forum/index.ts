@@ -25,7 +25,7 @@ import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ForumPost } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
 import { findAnchors } from './dates.js';
-import { buildIndex, rangeOf } from './dom.js';
+import { buildIndex } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
 import { findPagination, laterPageInUrl } from './pagination.js';
@@ -135,7 +135,7 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // A "thread" whose floors hold no text at all is not one (a dated link list).
   if (!posts.some((p) => p.content.trim())) return null;
   return {
-    title: threadTitle(page, records.length ? rangeOf(ix, records[0]!.roots[0] ?? page.body).start : undefined),
+    title: threadTitle(page, records[0]!.range.start),
     posts,
     nextPage: pagination.nextPage,
     pages: pagination.pages,
