@@ -260,7 +260,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       ? undefined
       : new RobotsCache(async (url) => {
           await guard.check(url);
-          const r = await gotScraping({ url, timeout: { request: 10_000 }, throwHttpErrors: false, responseType: 'text', retry: { limit: 0 }, proxyUrl: proxies[0] });
+          const r = await gotScraping({ url, timeout: { request: 10_000 }, throwHttpErrors: false, responseType: 'text', retry: { limit: 0 }, proxyUrl: proxies[0], dnsLookup: spider.allowPrivateAddresses ? undefined : guardedLookup } as any);
           return { status: r.statusCode, body: r.statusCode < 400 ? String(r.body).slice(0, 512 * 1024) : '' };
         });
 
