@@ -394,8 +394,8 @@ export class TemplateLearner {
       this.relearnedCount++;
       result.relearned = true;
     }
+    this.retire(target);
     result.layout = this.layouts.indexOf(target);
-    this.retire();
     return result;
   }
 
@@ -501,11 +501,12 @@ export class TemplateLearner {
 
   /** Forget layouts not seen for `staleAfter` pages (a redesign's old look, one-off pages), and
    * the least recently used beyond `maxLayouts`. */
-  private retire(): void {
-    this.layouts = this.layouts.filter((l) => this.observed - l.lastUsed <= this.staleAfter);
+  private retire(current: Layout): void {
+    this.layouts = this.layouts.filter((l) => l === current || this.observed - l.lastUsed <= this.staleAfter);
     if (this.layouts.length > this.maxLayouts) {
-      // one-page layouts (odd pages) go before real ones, then the least recently used
-      const order = [...this.layouts].sort((a, b) => Number(a.ready) - Number(b.ready) || a.lastUsed - b.lastUsed);
+      // one-page layouts (odd pages) go before real ones, then the least recently used; never the
+      // layout the current page went to (a redesign must get its chance to collect a second page)
+      const order = this.layouts.filter((l) => l !== current).sort((a, b) => Number(a.ready) - Number(b.ready) || a.lastUsed - b.lastUsed);
       const drop = new Set(order.slice(0, this.layouts.length - this.maxLayouts));
       this.layouts = this.layouts.filter((l) => !drop.has(l));
     }

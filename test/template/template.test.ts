@@ -155,6 +155,21 @@ describe('TemplateLearner', () => {
     expect(oldEff).not.toContain('Most read');
   });
 
+  it('learns a new layout even when the layout slots are full', () => {
+    const t = new TemplateLearner({ maxLayouts: 2 });
+    const page = (look: string, i: number) => ({ segments: [{ path: 'nav', text: `${look} home` }, { path: 'nav', text: `${look} news` }, { path: 'p', text: `${look} story ${i}` }] });
+    for (const look of ['a', 'b']) for (let i = 0; i < 3; i++) t.observe(page(look, i));
+    expect(t.layoutCount).toBe(2);
+    t.observe(page('c', 0));
+    const r = t.observe(page('c', 1));
+    expect(r.relearned).toBe(true);
+    expect(t.layoutCount).toBe(2);
+    expect(t.has('nav', 'c home')).toBe(true);
+    // the least recently used layout ('a') made room
+    expect(t.coverage(page('a', 9))).toBe(0);
+    expect(t.coverage(page('b', 9))).toBe(1);
+  });
+
   it('forgets a layout no page has matched for a long while', () => {
     const t = new TemplateLearner({ staleAfter: 10 });
     const page = (look: string, i: number) => ({ segments: [{ path: 'nav', text: `${look} home` }, { path: 'nav', text: `${look} news` }, { path: 'p', text: `${look} story ${i}` }] });
