@@ -32,6 +32,10 @@ const DATELINE_NAME = /^(?:([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-
 const CAPTION_LINE = /^(?:图片来源|图片|资料图|图源|图\s*[/／:：]|摄影|photo|image)/i;
 /** A name followed by 摄 / 摄影 is a photo credit. */
 const PHOTO_AFTER = /^\s*(?:摄|摄影|拍摄|供图)/;
+/** A line that is only a Chinese name list (2–4 characters per name). */
+const NAME_LINE = /^[\p{Script=Han}]{2,4}(?:[、，,\s]+[\p{Script=Han}]{2,4}){0,4}$/u;
+/** Interface words that look like two-character names (关注 "follow" starts with the surname 关). */
+const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注册|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
 /** Body paragraphs longer than this are searched for a cue in their first characters only
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
@@ -168,12 +172,18 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     if (m) {
       const v = cleanName(m[1], sites);
       // after 记者 the name is a real name; 作者/文/ may introduce a pen name
-      const reporter = /记者|通讯员/.test(m[0].slice(0, m[0].length - m[1]!.length));
+      // …only when the cue sits in running text (a Han character before it), not in a byline
+      const prose = m.index > 0 && /\p{Script=Han}/u.test(head[m.index - 1]!);
+      const reporter = prose && /记者|通讯员/.test(m[0].slice(0, m[0].length - m[1]!.length));
       if (v && (!reporter || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return { strong: v };
     }
     if (!weak && near && s.index <= bodyStart && s.text.length <= 60) {
       const d = DATELINE_NAME.exec(s.text);
       weak = d ? cleanName(d[1] ?? d[2], sites) : undefined;
+    }
+    // a name alone on the line under the headline ("胡平", "赵延东、风笑天")
+    if (!weak && s.index > anchor && s.index < bodyStart && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {
+      weak = cleanName(s.text, sites);
     }
     if (!weak && near && s.text.length <= 30) {
       const o = NAME_SLASH_OUTLET.exec(s.text);
