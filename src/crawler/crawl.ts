@@ -9,7 +9,7 @@
  * htmlparser2 and hand the same tree to every middleware.
  */
 import path from 'node:path';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
 import { gotScraping } from 'got-scraping';
 import { createPage } from '../page/page.js';
@@ -19,7 +19,7 @@ import { BUILTIN_MIDDLEWARE } from '../middleware/builtins.js';
 import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo } from '../middleware/types.js';
 import { finishItem, processPage, siteKeyOf } from '../process.js';
 import type { Item, PageLabel } from '../item.js';
-import { validateSpider, type SpiderConfig } from '../spider/config.js';
+import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
 import { isIP } from 'node:net';
 import { AddressGuard, BlockedAddressError, guardedLookup, hostAllowed, isPrivateAddress, normaliseDomains } from './net-guard.js';
@@ -184,6 +184,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const log = opts.log ?? consoleLogger(spider.name);
   const c = spider.crawler ?? {};
   const render = !!c.render;
+  if (render && !existsSync(chromiumPath())) {
+    throw new SpiderConfigError(`spider ${spider.name}: crawler.render: chromium not found at ${chromiumPath()} (install Debian's chromium: apt-get install -y chromium, or set GLEANER_CHROMIUM)`);
+  }
   const storageDir = path.resolve(opts.storageDir ?? process.env.CRAWLEE_STORAGE_DIR ?? 'storage');
   const stateDir = path.join(storageDir, 'gleaner');
   const datasetDir = path.join(storageDir, 'datasets', spider.name);
