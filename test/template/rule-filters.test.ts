@@ -52,6 +52,8 @@ describe('rule filters (seed 001)', () => {
   it('drops prose-length text with no function words (keyword lists, tag clouds)', () => {
     const spam = 'cheap flights cheap hotels cheap cars best deals travel booking online discount coupons vouchers';
     expect(judgeSegment(spam, 'language', { lang: 'en' }).keep).toBe(false);
+    // an enumeration of names is kept
+    expect(judgeSegment("CNN's Anderson Cooper, Kathleen Koch, David Mattingly, Jeanne Meserve, Miles O'Brien, Jim Spellman, Gary Tuchman and John Zarrella", 'language', { lang: 'en' }).keep).toBe(true);
     // a Russian quotation on an English page is judged with Russian stop words (English ones: 0)
     expect(judgeSegment('Мы сделаем это, сказала канцлер в понедельник перед журналистами в Берлине, и она действительно так думала.', 'language', { lang: 'en' }).keep).toBe(true);
     // German prose passes with the German list
