@@ -156,7 +156,10 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   if (best) {
     // a badge glued to the headline ("原创", "独家", "Exclusive"): the reference title without it
     for (const r of cutRefs) {
-      if (r.length >= MIN_HEADLINE && best.text !== r && best.text.includes(r) && best.text.length - r.length <= MAX_BADGE) return { title: r, element: best.el };
+      if (r.length < MIN_HEADLINE || best.text === r || !best.text.includes(r) || best.text.length - r.length > MAX_BADGE) continue;
+      // a column name joined by a separator ("棱镜|…") is part of the displayed headline
+      if (/[|｜:：\-–—_]/.test(best.text.replace(r, ''))) continue;
+      return { title: r, element: best.el };
     }
     return { title: best.text, element: best.el };
   }
