@@ -124,9 +124,10 @@ describe('crawler options', () => {
         expect(h['x-gleaner-test']).toBe('yes');
         expect(h.cookie).toBe('session=abc');
       }
-      // 600 per minute = one request every 100 ms to this host.
-      const gaps = server.times.slice(1).map((t, i) => t - server.times[i]!);
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
+      // 600 per minute = one request every 100 ms to this host: 5 requests span at least 400 ms
+      // (arrival times jitter by a few ms on a busy machine, so no single gap is checked).
+      const span = server.times[server.times.length - 1]! - server.times[0]!;
+      expect(span).toBeGreaterThanOrEqual(380);
     } finally {
       await server.close();
     }
