@@ -38,6 +38,7 @@ import {
   rangeOf,
   segSpan,
   segmentsIn,
+  hasAncestor,
 } from './dom.js';
 
 /** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
@@ -84,6 +85,10 @@ export const MIN_PUNCT_SHARE = 0.3;
 const AUTHOR_FLOOR = 0.5;
 /** Candidates weighed for authors (the strongest by score; bounds the cost). */
 const AUTHOR_CHECKED_CANDIDATES = 8;
+/** Dated rows needed before floors of k > 1 rows are assumed. */
+const MIN_PERIODIC_RECORDS = 3;
+/** Typical (lower median) number of dates per record above which the records are not posts. */
+const MAX_DATES_PER_POST = 3;
 /** Siblings compared per parent (clusters kept): bounds the grouping cost on flat pages. */
 const MAX_CLUSTERS = 64;
 
@@ -188,7 +193,8 @@ function siblingCandidates(ix: DomIndex, anchorStarts: Int32Array, parent: Eleme
     const gaps = pos.slice(1).map((p, i) => p - pos[i]!);
     const k = gaps[0]!;
     let records: PostRecord[] | undefined;
-    if (k > 1 && gaps.every((g) => g === k) && periodic(children, cl, dated, pos, k)) {
+    // A period needs two gaps to be seen: two dated rows alone are not evidence of k-row floors.
+    if (k > 1 && pos.length >= MIN_PERIODIC_RECORDS && gaps.every((g) => g === k) && periodic(children, cl, dated, pos, k)) {
       const s = rowOffset(cl, pos, k);
       records = pos.map((p) => {
         const els = children.slice(p - s, p - s + k);
@@ -446,7 +452,9 @@ function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) {
       // One dated text is also what an article looks like: a post names its author by a link to
       // a member profile (blogs link /author/ pages, which do not count).
-      return hasMemberLink(ix, r) && punctMarks(ix, r) > 0 ? [{ roots: [el], range: r, via: 'single' }] : [];
+      // …and sits in a board's post container (class/id words of post templates).
+      const forumish = hasAncestor(el, null, (e) => FORUM_CONTAINER.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`));
+      return forumish && hasMemberLink(ix, r) && punctMarks(ix, r) > 0 ? [{ roots: [el], range: r, via: 'single' }] : [];
     }
     el = el.parent;
   }
@@ -511,7 +519,9 @@ function showsAuthor(ix: DomIndex, rec: PostRecord): boolean {
 }
 
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
-const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+/** Class/id words of board post containers (a one-post thread must sit in one). */
+const FORUM_CONTAINER = /(post|reply|message|thread|topic|floor|comment|bbs|forum|kmsg|l_post|帖|楼)/i;
 
 function hasMemberLink(ix: DomIndex, r: Range): boolean {
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
@@ -550,7 +560,14 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     const b = lowerBound(anchorStarts, r.end + 1);
     return nonLinkChars(ix, r) - (preLen[b]! - preLen[a]!);
   };
+  // A post shows one date, perhaps an edit date and a quoted post's date; page columns and
+  // article lists cut into "records" show many.
+  const singleDated = (records: PostRecord[]): boolean => {
+    const counts = records.map((r) => datedCount(anchorStarts, r.range)).sort((x, y) => x - y);
+    return counts[Math.floor((counts.length - 1) / 2)]! <= MAX_DATES_PER_POST;
+  };
   const talking = (records: PostRecord[]): boolean =>
+    singleDated(records) &&
     records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length &&
     records.filter((r) => punctMarks(ix, r.range) > 0).length >= MIN_PUNCT_SHARE * records.length;
   // Posts name their author: the strongest candidates are weighed by the share of records that
