@@ -43,11 +43,15 @@ describe('JournalFrontier', () => {
     const f = JournalFrontier.open(dir, 's');
     f.add([req('http://a/1'), req('http://a/2')]);
     f.done('http://a/1', 'ok');
+    f.checkpoint(); // small journal: nothing to compact yet
+    expect(readFileSync(f.journalFile, 'utf8')).not.toBe('');
+    const many = Array.from({ length: 20_000 }, (_, i) => req(`http://a/page/${i}/with/a/reasonably/long/path`));
+    f.add(many);
     f.checkpoint();
     expect(readFileSync(f.journalFile, 'utf8')).toBe('');
     f.add([req('http://a/3')]);
     const g = JournalFrontier.open(dir, 's');
-    expect(g.stats()).toMatchObject({ seen: 3, pending: 2, done: 1 });
+    expect(g.stats()).toMatchObject({ seen: 20_003, pending: 20_002, done: 1 });
     g.done('http://a/2', 'ok');
     g.done('http://a/3', 'ok');
     g.close(true);
