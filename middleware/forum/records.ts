@@ -600,6 +600,8 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     const regular = counts.filter((n) => n <= 2 * typical).reduce((x, y) => x + y, 0);
     return regular * 2 < heads.length;
   };
+  // Header floors carry no structure of their own to vouch for them: most must name an author.
+  if (bestHeader && bestHeader.records.filter((r) => showsAuthor(ix, r)).length * 2 < bestHeader.records.length) bestHeader = undefined;
   if (bestHeader) {
     const heads = bestHeader.records.map((r) => r.range.start);
     if (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads))) return bestHeader.records;
