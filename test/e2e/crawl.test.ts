@@ -97,6 +97,29 @@ describe('crawling a small loopback site', () => {
   });
 });
 
+describe('redirects', () => {
+  it('stores the target once, under its own URL, and refuses off-site redirects', async () => {
+    const site = smallSite(1, 2);
+    const server = await serve((p) => {
+      if (p === '/') return { body: '<html><body><a href="/old.html">old</a> <a href="/story/1.html">new</a> <a href="/away.html">away</a></body></html>' };
+      if (p === '/old.html') return { body: '', status: 301, headers: { location: '/story/1.html' } };
+      if (p === '/away.html') return { body: '', status: 302, headers: { location: 'http://elsewhere.example/' } };
+      return site(p);
+    });
+    const storageDir = tmp();
+    try {
+      const summary = await runSpider({ name: 'redir', startUrls: [`${server.url}/`], allowPrivateAddresses: true, crawler: { robotsTxt: false, maxRetries: 0 } }, { storageDir, log: silentLogger });
+      const urls = datasetItems(storageDir, 'redir').map((i) => new URL(i.url).pathname);
+      expect(urls.filter((u) => u === '/story/1.html')).toHaveLength(1);
+      expect(urls).not.toContain('/old.html');
+      expect(summary.failuresByReason['redirect off-site']).toBe(1);
+      expect(server.requests.filter((p) => p === '/story/1.html').length).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('crawler options', () => {
   it('sends headers and cookies, spaces requests per host, stops at maxDepth', async () => {
     const server = await serve(smallSite(3, 2));
