@@ -1,5 +1,6 @@
 /**
- * Forum thread benchmark (`npm run bench:forums [-- --verbose] [--only SUBSTRING]`).
+ * Forum thread benchmark (`npm run bench:forums [-- --verbose] [--pages] [--only SUBSTRING]`):
+ * `--verbose` adds a row per forum (URL host), `--pages` a row per page.
  *
  * Data: `forums/webforum52` (fhgr/harvest WEB-FORUM-52): 50 thread pages from 26 forums, gold
  * `posts[]` with `post_text`, `user` (profile URL if any, else the name) and `datetime` (as
@@ -99,11 +100,14 @@ function dateMatches(gold: string | undefined, shown: string | undefined): boole
 function main(): void {
   const args = process.argv.slice(2);
   const verbose = args.includes('--verbose');
+  const perPage = args.includes('--pages');
   const onlyIdx = args.indexOf('--only');
   const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
 
   const entries = readManifest('forums/webforum52/manifest.jsonl').filter((e) => !only || e.id.includes(only));
   const rows: (string | number)[][] = [];
+  // Per forum (URL host): sums of the page scores.
+  const forums = new Map<string, { pages: number; posts: number; gold: number; count: number; text: number; user: number; date: number; f1: number }>();
   const sums = { count: 0, text: 0, user: 0, date: 0, f1: 0, ms: 0 };
   let n = 0;
   for (const e of entries) {
@@ -146,13 +150,29 @@ function main(): void {
     sums.f1 += f1;
     sums.ms += ms;
     n++;
-    if (verbose) rows.push([e.id.replace(/^webforum52\//, '').slice(0, 60), `${posts.length}/${gold.length}`, row.text, row.user, row.date, f1, Math.round(ms)]);
+    if (perPage) rows.push([e.id.replace(/^webforum52\//, '').slice(0, 60), `${posts.length}/${gold.length}`, row.text, row.user, row.date, f1, Math.round(ms)]);
+    const host = new URL(url).host;
+    const fr = forums.get(host) ?? { pages: 0, posts: 0, gold: 0, count: 0, text: 0, user: 0, date: 0, f1: 0 };
+    fr.pages++;
+    fr.posts += posts.length;
+    fr.gold += gold.length;
+    fr.count += row.count;
+    fr.text += row.text;
+    fr.user += row.user;
+    fr.date += row.date;
+    fr.f1 += f1;
+    forums.set(host, fr);
   }
 
   console.log(`forums/webforum52: ${n} pages. Metric: count exact / text (token similarity ≥ ${TEXT_SIMILARITY}) / user / date, averaged over pages.`);
   console.log('Peers measured elsewhere (Python, not on npm, not run here): Harvest 0.833 / 0.824 / 0.746 / 0.232; GNE content F1 0.34.\n');
-  if (verbose) {
+  if (perPage) {
     printTable(['page', 'posts', 'text', 'user', 'date', 'F1', 'ms'], rows);
+    console.log('');
+  }
+  if (verbose) {
+    const frows = [...forums].map(([host, f]) => [host, f.pages, `${f.posts}/${f.gold}`, f.count / f.pages, f.text / f.pages, f.user / f.pages, f.date / f.pages, f.f1 / f.pages]);
+    printTable(['forum', 'pages', 'posts', 'count exact', 'text', 'user', 'date', 'F1'], frows);
     console.log('');
   }
   printTable(
