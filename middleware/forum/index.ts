@@ -155,12 +155,12 @@ function dropBoilerplate(texts: string[]): string[] {
   const floorsWith = new Map<string, number>();
   for (const t of texts) for (const line of new Set(t.split('\n'))) floorsWith.set(line, (floorsWith.get(line) ?? 0) + 1);
   const limit = Math.max(BOILERPLATE_MIN_FLOORS, BOILERPLATE_SHARE * texts.length);
-  return texts.map((t) =>
-    t
-      .split('\n')
-      .filter((line) => floorsWith.get(line)! < limit)
-      .join('\n'),
-  );
+  return texts.map((t) => {
+    const lines = t.split('\n');
+    const kept = lines.filter((line) => floorsWith.get(line)! < limit);
+    // A floor that is nothing but the repeated line ("+1" under every post) keeps it.
+    return kept.length ? kept.join('\n') : t;
+  });
 }
 
 export const forumMiddleware: MiddlewareFactory<ForumOptions> = (options = {}) => ({
