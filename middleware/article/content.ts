@@ -194,8 +194,10 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
       break;
     }
   }
-  const ranges = roots.map((r) => [r, subtreeEnd(tree, r)] as const);
-  const inRoot = infos.filter((s) => ranges.some(([a, b]) => s.seg.index > a && s.seg.index <= b));
+  // mark the DFS ranges of the roots once (many like siblings on long pages: no range search per segment)
+  const inside = new Uint8Array(n);
+  for (const r of roots) inside.fill(1, r + 1, subtreeEnd(tree, r) + 1);
+  const inRoot = infos.filter((s) => inside[s.seg.index] === 1);
   const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots));
   // short lines (table rows, list items) count at half weight: a results table or a schedule is
   // an article of its own, a page of link lists is not (their lines are dropped above)
@@ -246,7 +248,8 @@ function markedBody(tree: Tree, best: number, root: number, good: Float64Array |
     return el instanceof Element && !tree.removed[a] && isMarkedBody(el) && good[a]! >= MIN_ARTICLE_LENGTH;
   };
   const deepest = (chain: number[]) => {
-    const most = Math.max(...chain.map((a) => good[a]!));
+    let most = 0;
+    for (const a of chain) most = Math.max(most, good[a]!);
     for (const a of chain) if (good[a]! >= MARKED_SHARE * most) return a;
     return -1;
   };
@@ -409,23 +412,30 @@ export function imageUrl(page: Page, el: Element): string | undefined {
 function serialise(page: Page, tree: Tree, roots: Element[], keepText: Uint8Array): { html: string; images: string[] } {
   const out: string[] = [];
   const images: string[] = [];
-  type Frame = { node: AnyNode } | { close: string };
+  // Elements left empty by the cleaning are dropped as they close: each open element remembers the
+  // output length and the content count at its start (one pass, no regex clean-up afterwards).
+  let content = 0;
+  type Frame = { node: AnyNode } | { close: string; pos: number; content: number };
   const stack: Frame[] = [];
   for (let k = roots.length - 1; k >= 0; k--) {
     const root = roots[k]!;
-    if (k < roots.length - 1) stack.push({ close: '\n' });
+    if (k < roots.length - 1) stack.push({ close: '\n', pos: -1, content: -1 });
     for (let i = root.children.length - 1; i >= 0; i--) stack.push({ node: root.children[i]! });
   }
   while (stack.length) {
     const f = stack.pop()!;
     if ('close' in f) {
-      out.push(f.close);
+      if (f.pos >= 0 && f.content === content) out.length = f.pos;
+      else out.push(f.close);
       continue;
     }
     const node = f.node;
     const idx = page.indexOf(node);
     if (node instanceof Text) {
-      if (idx >= 0 && keepText[idx]) out.push(escapeText(node.data));
+      if (idx >= 0 && keepText[idx]) {
+        out.push(escapeText(node.data));
+        content++;
+      }
       continue;
     }
     if (!(node instanceof Element) || idx < 0 || tree.removed[idx]) continue;
@@ -435,31 +445,24 @@ function serialise(page: Page, tree: Tree, roots: Element[], keepText: Uint8Arra
       if (src) {
         images.push(src);
         out.push(`<img src="${escapeAttr(src)}"${node.attribs.alt ? ` alt="${escapeAttr(node.attribs.alt)}"` : ''}>`);
+        content++;
       }
       continue;
     }
-    const keep = KEEP_TAGS.has(name);
-    if (keep) {
+    const pos = out.length;
+    if (KEEP_TAGS.has(name)) {
       if (name === 'a') {
         const href = page.resolve(node.attribs.href);
         out.push(href ? `<a href="${escapeAttr(href)}">` : '<a>');
       } else out.push(`<${name}>`);
       if (VOID.has(name)) continue;
-      stack.push({ close: `</${name}>` });
+      stack.push({ close: `</${name}>`, pos, content });
     } else if (name === 'div' || name === 'section' || name === 'article' || name === 'main') {
       // block wrappers become line breaks between their content
-      stack.push({ close: '\n' });
+      stack.push({ close: '\n', pos, content });
     }
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]! });
   }
-  let html = out.join('');
-  // drop elements left empty by the cleaning (repeat: nesting)
-  const EMPTY = /<(p|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|pre|code|em|strong|b|i|u|a|table|thead|tbody|tr|td|th|figure|q|cite|mark|s|del|ins|sub|sup)>\s*<\/\1>/g;
-  for (let k = 0; k < 20; k++) {
-    const next = html.replace(EMPTY, '');
-    if (next === html) break;
-    html = next;
-  }
-  html = html.replace(/\n\s*\n+/g, '\n').trim();
+  const html = out.join('').replace(/\n\s*\n+/g, '\n').trim();
   return { html, images: [...new Set(images)] };
 }
