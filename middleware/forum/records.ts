@@ -385,15 +385,16 @@ function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostReco
   const protoId = idPattern(proto[0]!);
   if (!protoCls.length && !(protoId && protoId.includes('#'))) return records;
   const ranges = records.map((r) => r.range);
+  const protoSet = new Set(proto);
   const extra: PostRecord[] = [];
   for (const el of allElements) {
-    if (el.name !== tag || proto.includes(el)) continue;
+    if (el.name !== tag || protoSet.has(el)) continue;
     const cls = classTokens(el);
     const pid = idPattern(el);
     const ok = (protoId && pid === protoId && protoId.includes('#')) || (protoCls.length && jaccard(protoCls, cls) >= CLASS_SIMILARITY);
     if (!ok) continue;
     const r = rangeOf(ix, el);
-    if (ranges.some((x) => contains(x, r) || contains(r, x))) continue;
+    if (overlapsAny(ranges, r)) continue;
     if (extra.some((x) => contains(x.range, r) || contains(r, x.range))) continue;
     if (datedCount(anchorStarts, r) === 0) continue;
     extra.push({ roots: [el], range: r, via: records[0]!.via });
@@ -417,6 +418,20 @@ function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostReco
   }
   if (!extra.length) return records;
   return [...records, ...extra].sort((a, b) => a.range.start - b.range.start);
+}
+
+/** Whether a range nests in or around one of the sorted, disjoint ranges (binary search). */
+function overlapsAny(sorted: Range[], r: Range): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const x = sorted[mid]!;
+    if (x.end < r.start) lo = mid + 1;
+    else if (x.start > r.end) hi = mid - 1;
+    else return true;
+  }
+  return false;
 }
 
 /** Seed 000 fallback: differential peak clustering of the text between the first and last date. */
