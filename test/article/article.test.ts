@@ -116,6 +116,33 @@ describe('bad input', () => {
     expect(a?.content).toContain('Deeply nested text');
   });
 
+  it('handles a 5 MB page of repeated blocks in one piece', () => {
+    const para = `<p>${'A long sentence about the harbour, with commas, and a full stop. '.repeat(10)}</p>`;
+    const nav = `<ul>${'<li><a href="/x">Link text here</a></li>'.repeat(20)}</ul>`;
+    const parts: string[] = ['<html><body><div class="main">'];
+    let size = 0;
+    while (size < 5e6) {
+      const block = `<div class="block">${para}${nav}</div>`;
+      parts.push(block);
+      size += block.length;
+    }
+    parts.push('</div></body></html>');
+    const page = createPage({ url: 'https://example.org/huge', body: parts.join('') });
+    const a = extractArticle(page);
+    expect(a?.content?.length).toBeGreaterThan(1e6);
+    expect(a?.content).not.toContain('Link text here');
+  });
+
+  it('reads a GBK page that declares no charset (detected from the bytes)', async () => {
+    const { body } = load('gbk-news');
+    // drop the <meta http-equiv> line: the decoder must detect GBK by itself
+    const latin = Buffer.from(body).toString('latin1').replace(/<meta http-equiv[^>]*>/i, '');
+    const page = createPage({ url: 'https://news.example.cn/a/2.html', body: Buffer.from(latin, 'latin1') });
+    const a = extractArticle(page);
+    expect(a?.title).toBe('新能源汽车下乡活动启动 三百余款车型参展');
+    expect(a?.author).toBe('李明');
+  });
+
   it('gives kind "other" for empty and binary input through the Extractor', async () => {
     const ex = articleExtractor();
     const empty = await ex.extract({ url: 'https://example.org/empty', body: new Uint8Array(0) });
