@@ -12,10 +12,10 @@
  * The last two are "weak": accepted only in short segments, where they are a label and not prose.
  */
 import { DateTime } from 'luxon';
-import { Element, type AnyNode } from 'domhandler';
+import { Element, Text, type AnyNode } from 'domhandler';
 import { findDates, normaliseDateValue, type DateOptions } from '../../src/text/dates.js';
 import type { Page, Segment } from '../../src/page/page.js';
-import { BLOCK_TAGS, collapse, textOf } from '../../src/page/page.js';
+import { BLOCK_TAGS, SKIP_TAGS, collapse } from '../../src/page/page.js';
 
 export interface DateAnchor {
   /** DFS index of the anchor (segment start or element). */
@@ -198,7 +198,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (!isTime && !titled && !node.attribs['data-time'] && !node.attribs['data-datetime'] && !node.attribs['data-timestamp']) continue;
     const iso = machineDate(node, options);
     if (!iso && !isTime) continue;
-    const text = collapse(textOf(node));
+    const text = collapse(shortText(node, WEAK_DATE_MAX_SEGMENT * 2));
     // An empty <time datetime> is filled in by script: still an anchor (the ISO time is known),
     // but it has no displayed text.
     if ((!text && !iso) || text.length > WEAK_DATE_MAX_SEGMENT) continue;
@@ -253,6 +253,22 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (JOIN_LABEL.test(before)) a.joined = true;
   }
   return anchors;
+}
+
+/** Text of a subtree, but stop once it exceeds `max` characters (a `title`-dated wrapper around a
+ * whole post must not cost its size for every such element). Iterative. */
+function shortText(root: Element, max: number): string {
+  let out = '';
+  const stack: AnyNode[] = [root];
+  while (stack.length && out.length <= max) {
+    const n = stack.pop()!;
+    if (n instanceof Text) out += n.data;
+    else if (n instanceof Element) {
+      if (n !== root && SKIP_TAGS.has(n.name)) continue;
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+  }
+  return out;
 }
 
 /** The block element that holds an inline node (where its text lands as a segment). */
