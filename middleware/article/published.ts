@@ -128,6 +128,10 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
         const before = s.text.slice(Math.max(0, d.index - 16), d.index);
         if (OTHER_CUE.test(before)) continue;
         if (d.relative && s.text.length > RELATIVE_LINE_MAX) continue;
+        const cue = PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)));
+        // "today" in a menu or a weather box is not the article's date: relative words count only
+        // in the dateline between headline and body, or after a publishing cue
+        if (d.relative && !cue && !(s.index >= anchor && s.index < bodyStart)) continue;
         let score: number;
         if (s.index >= anchor && s.index < bodyStart) score = 1.5; // between headline and body
         else if (s.index >= bodyStart && s.index <= bodyEnd) score = -0.5; // an event in the text
@@ -135,7 +139,7 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
         else score = -Math.min(anchor - s.index, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
         if (s.text.length <= DATELINE_MAX) score += 0.5;
         else if (s.text.length >= PROSE_MIN) score -= 0.5;
-        if (PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)))) score += 1;
+        if (cue) score += 1;
         if (d.precision !== 'day') score += 0.5;
         if (d.yearInferred) score -= 1.5;
         if (s.linkChars > s.text.length / 2) score -= 1;
