@@ -9,8 +9,9 @@
  * template variants, the learning curve (template from the first 2, 3, 5, all pages of each site)
  * and the learner's cost as a share of a page's extraction time.
  *
- * Options: `--quick` (skip the θ sweep), `--sites a,b` (only these groups; for debugging),
- * `--dump DIR` (write effective text per page).
+ * Options: `--quick` (skip the θ / path / link-list sweeps), `--diag` (only the effective-text rows
+ * and sweeps, no extractor runs), `--sites a,b` (only these groups; for debugging), `--dump DIR`
+ * (write the effective text of every page).
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -236,8 +237,8 @@ for (const k of [2, 3, 5, undefined]) {
 }
 printTable(['pages', 'effective text F1', 'template-assisted (article) F1'], curve);
 
-// Learner cost: observe + set difference + filters per page vs a page's full extraction (parse +
-// chain) in (b).
+// Cost: observe + set difference, and the rule filters, per page, against a page's single-page
+// extraction (parse + chain).
 {
   // Per page, the minimum over three passes (the first also warms up the JIT and the stop-word
   // sets): the CPU is shared, and a load spike or a GC pause belongs to no one stage.
