@@ -36,6 +36,10 @@ export interface DateAnchor {
   before?: string;
   /** Labelled as a member's join / last-visit / birthday date: never a post time. */
   joined?: boolean;
+  /** Length of the text line (segment) that shows the date. */
+  line?: number;
+  /** Inside a quoted post (the quoted post's date, not this floor's). */
+  quoted?: boolean;
 }
 
 /** A weak (label-like) date form is accepted only in segments up to this length: longer runs are
@@ -229,6 +233,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
       marked: false,
       relative: d.relative,
       before: seg.text.slice(Math.max(0, d.index - 40), d.index),
+      line: seg.text.length,
       ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}),
     });
   }
@@ -251,8 +256,20 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
       if (k >= 0) before = page.segments[k]!.text.slice(-40);
     }
     if (JOIN_LABEL.test(before)) a.joined = true;
+    if (inQuote(a.element)) a.quoted = true;
   }
   return anchors;
+}
+
+/** Quote containers of board templates (`<blockquote>`, `div.quote`, `bbcode_quote` …). */
+const QUOTE_CONTAINER = /(^|[\s_-])(quote|bbcode_?quote|bbcodequote|quotecontainer|citation|zitat)([\s_-]|$)/i;
+
+function inQuote(el: AnyNode): boolean {
+  for (let n: AnyNode | null = el; n; n = n.parent) {
+    if (!(n instanceof Element)) continue;
+    if (n.name === 'blockquote' || QUOTE_CONTAINER.test(`${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`)) return true;
+  }
+  return false;
 }
 
 /** Text of a subtree, but stop once it exceeds `max` characters (a `title`-dated wrapper around a

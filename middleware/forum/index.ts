@@ -64,6 +64,10 @@ export function extractForum(page: Page, options: ForumOptions = {}): ForumResul
   return result;
 }
 
+/** A dated line is a label (a name and a date) when, besides the date, it holds at most this many
+ * characters; a longer line is a sentence that happens to start with a date. */
+export const DATE_LABEL_EXTRA = 30;
+
 /** A `<noscript>` holding at least this much text is a server-rendered copy of the page for
  * clients without script (Discourse's crawler view), not a tracking pixel. */
 export const NOSCRIPT_MIN_TEXT = 200;
@@ -102,7 +106,9 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
   // Join dates of user panels are never post times: they take no part in finding floors.
   const anchors = findAnchors(page, dateOptions).filter((a) => !a.joined);
-  const ix = buildIndex(page, new Set(anchors.filter((a) => !a.prose && !a.marked).map((a) => a.index)));
+  // Dated label lines ("Ingo78, 10. April 2020"): their commas are metadata, not sentences.
+  const labels = anchors.filter((a) => !a.prose && !a.marked && a.line !== undefined && a.line - a.text.length <= DATE_LABEL_EXTRA);
+  const ix = buildIndex(page, new Set(labels.map((a) => a.index)));
   const records = findRecords(ix, anchors);
   if (!records.length) return null;
 

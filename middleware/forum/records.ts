@@ -575,10 +575,12 @@ export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
     const b = lowerBound(anchorStarts, r.end + 1);
     return nonLinkChars(ix, r) - (preLen[b]! - preLen[a]!);
   };
-  // A post shows one date, perhaps an edit date and a quoted post's date; page columns and
-  // article lists cut into "records" show many.
+  // A post shows one date, perhaps an edit date and a join date; page columns and article lists
+  // cut into "records" show many.
+  // Quoted posts' dates do not count.
+  const postStarts = Int32Array.from(anchors.filter((a) => !a.prose && !a.quoted).map((a) => a.index));
   const singleDated = (records: PostRecord[]): boolean => {
-    const counts = records.map((r) => datedCount(anchorStarts, r.range)).sort((x, y) => x - y);
+    const counts = records.map((r) => datedCount(postStarts, r.range)).sort((x, y) => x - y);
     return counts[Math.floor((counts.length - 1) / 2)]! <= MAX_DATES_PER_POST;
   };
   const talking = (records: PostRecord[]): boolean =>

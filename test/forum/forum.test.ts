@@ -188,6 +188,23 @@ describe('scale', () => {
   });
 });
 
+describe('quotes with dates', () => {
+  it('keeps floors whose quoted posts carry their own dates (nested quotes too)', () => {
+    const q = (d: number, i: number): string =>
+      d === 0 ? `the quoted words of post ${i}, in a sentence.` : `<blockquote class="quote"><cite>u${(i + d) % 9} wrote on 2020-01-01 10:0${d}:</cite>${q(d - 1, i)}</blockquote>`;
+    const html =
+      '<html><head><title>Quotes</title></head><body><div id="posts">' +
+      Array.from({ length: 20 }, (_, i) => `<div class="post" id="p${i}"><a href="/members/u${i % 9}.1/">u${i % 9}</a> <span class="date">2020-02-${String(i + 1).padStart(2, '0')} 11:00</span><div class="body">${q(3, i)} My reply, number ${i}.</div></div>`).join('') +
+      '</div></body></html>';
+    const posts = extractForum(createPage({ url: 'https://q.example/t/1', body: html }))!.posts;
+    expect(posts).toHaveLength(20);
+    expect(posts[4]!.publishedAtText).toBe('2020-02-05 11:00');
+    expect(posts[4]!.content).toContain('u7 wrote on 2020-01-01 10:03:');
+    expect(posts[4]!.content).toContain('the quoted words of post 4, in a sentence.');
+    expect(posts[4]!.content).toContain('My reply, number 4.');
+  });
+});
+
 describe('id clustering (seed 003)', () => {
   it('groups linear post ids and separates an outlier', () => {
     const doc = parseHtml('<div id="post_101"></div><div id="post_102"></div><div id="post_104"></div><div id="post_9000"></div><div id="nav1"></div>');
