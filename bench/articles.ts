@@ -182,7 +182,10 @@ const sameOrNone = (pred: string | undefined, gold: unknown) => (nullish(gold) ?
 // ---- the data sets --------------------------------------------------------------------------
 type Row = (string | number)[];
 const results = new Map<string, Record<string, number | string>>();
+const started = performance.now();
+const progress = (msg: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}\n`);
 const put = (tool: string, col: string, v: number | string) => {
+  progress(`${tool}: ${col} = ${v}`);
   const r = results.get(tool) ?? {};
   r[col] = v;
   results.set(tool, r);
