@@ -292,8 +292,9 @@ function bestMatch(ix: DomIndex, els: Element[]): Element | undefined {
   return best;
 }
 
-/** Plain text of content elements: paragraphs joined by "\n", noise removed. */
-export function contentText(ix: DomIndex, els: Element[]): string {
+/** Plain text of content elements: paragraphs joined by "\n", noise removed. Lines inside quotes
+ * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template). */
+export function contentText(ix: DomIndex, els: Element[], quoted?: Set<string>): string {
   const lines: string[] = [];
   for (const el of els) {
     const [a, b] = segSpan(ix, rangeOf(ix, el));
@@ -305,6 +306,7 @@ export function contentText(ix: DomIndex, els: Element[]): string {
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       if (COUNTER_LINE.test(seg.text)) continue;
       lines.push(listMarker(seg) + seg.text);
+      if (quoted && inQuote(seg.element, el)) quoted.add(lines[lines.length - 1]!);
     }
   }
   return cutSignature(lines).join('\n');

@@ -121,10 +121,14 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
   const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;
 
-  const texts = dropBoilerplate(records.map((rec, i) => {
-    const els = content[i];
-    return els && els.length ? contentText(ix, els) : peakContent(ix, rec, dates[i]);
-  }));
+  const quoted = new Set<string>();
+  const texts = dropBoilerplate(
+    records.map((rec, i) => {
+      const els = content[i];
+      return els && els.length ? contentText(ix, els, quoted) : peakContent(ix, rec, dates[i]);
+    }),
+    quoted,
+  );
   const posts: ForumPost[] = records.map((_rec, i) => {
     const text = texts[i]!;
     const d = dates[i];
@@ -156,14 +160,14 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
 export const BOILERPLATE_SHARE = 0.9;
 const BOILERPLATE_MIN_FLOORS = 3;
 
-function dropBoilerplate(texts: string[]): string[] {
+function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
   if (texts.length < BOILERPLATE_MIN_FLOORS) return texts;
   const floorsWith = new Map<string, number>();
   for (const t of texts) for (const line of new Set(t.split('\n'))) floorsWith.set(line, (floorsWith.get(line) ?? 0) + 1);
   const limit = Math.max(BOILERPLATE_MIN_FLOORS, BOILERPLATE_SHARE * texts.length);
   return texts.map((t) => {
     const lines = t.split('\n');
-    const kept = lines.filter((line) => floorsWith.get(line)! < limit);
+    const kept = lines.filter((line) => floorsWith.get(line)! < limit || quoted.has(line));
     // A floor that is nothing but the repeated line ("+1" under every post) keeps it.
     return kept.length ? kept.join('\n') : t;
   });
