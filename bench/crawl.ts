@@ -118,6 +118,9 @@ interface RunResult {
   secs: number;
   rss200?: number;
   rssEnd: number;
+  /** Live heap after a full GC: growth here would be a leak; RSS also holds V8's spare heap. */
+  heap200?: number;
+  heapEnd?: number;
 }
 
 const mb = (b: number) => Math.round(b / 1024 / 1024);
@@ -125,9 +128,17 @@ const mb = (b: number) => Math.round(b / 1024 / 1024);
 async function runVariant(variant: string, url: string, total: number, storageDir: string): Promise<RunResult> {
   let pages = 0;
   let rss200: number | undefined;
+  let heap200: number | undefined;
+  const liveHeap = () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage().heapUsed;
+  };
   const onPage = () => {
     pages++;
-    if (pages === 200) rss200 = process.memoryUsage().rss;
+    if (pages === 200) {
+      rss200 = process.memoryUsage().rss;
+      heap200 = liveHeap();
+    }
   };
   // Load every module before the clock starts: this measures crawling, not start-up.
   const { CheerioCrawler, Configuration, MemoryStorage } = await import('crawlee');
@@ -186,12 +197,13 @@ async function runVariant(variant: string, url: string, total: number, storageDi
     }
   }
   const secs = (Date.now() - start) / 1000;
-  return { variant, pages, secs, rss200, rssEnd: process.memoryUsage().rss, skipped: skipped.length ? skipped : undefined };
+  const rssEnd = process.memoryUsage().rss;
+  return { variant, pages, secs, rss200, rssEnd, heap200, heapEnd: liveHeap(), skipped: skipped.length ? skipped : undefined };
 }
 
 function child(argv: string[], onLine?: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', here, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', here, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d: Buffer) => {
       out += d;
@@ -227,7 +239,7 @@ async function main(): Promise<void> {
   } finally {
     server.kill();
   }
-  const header = ['crawler', 'pages', 'seconds', 'pages/s', 'RSS@200 MB', `RSS@${total} MB`, 'ratio'];
+  const header = ['crawler', 'pages', 'seconds', 'pages/s', 'RSS@200 MB', `RSS@${total} MB`, 'ratio', 'heap@200 MB', `heap@${total} MB`];
   const table = rows.map((r) => [
     r.variant,
     String(r.pages),
@@ -236,6 +248,8 @@ async function main(): Promise<void> {
     r.rss200 ? String(mb(r.rss200)) : '-',
     String(mb(r.rssEnd)),
     r.rss200 ? (r.rssEnd / r.rss200).toFixed(2) : '-',
+    r.heap200 ? String(mb(r.heap200)) : '-',
+    r.heapEnd ? String(mb(r.heapEnd)) : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
@@ -244,7 +258,7 @@ async function main(): Promise<void> {
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const row of table) console.log(line(row));
   for (const r of rows) if (r.skipped) console.log(`note: ${r.variant} ran without ${r.skipped.join(', ')} (the middleware could not load; see its warning)`);
-  console.log('target: gleaner ≥ 80 pages/s with every middleware on; RSS(all) ≤ 1.5 × RSS(200)');
+  console.log('heap = live JS heap after a full GC (taken after the RSS reading); target: gleaner ≥ 80 pages/s with every middleware on; RSS(all) ≤ 1.5 × RSS(200)');
 }
 
 await main();
