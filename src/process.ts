@@ -6,6 +6,8 @@ import type { Page } from './page/page.js';
 import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from './middleware/types.js';
 import { runChain } from './middleware/chain.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from './item.js';
+
+const PAGE_LABELS = new Set<string>(Object.keys(KIND_OF_LABEL));
 import { timezoneForLang } from './text/dates.js';
 
 export interface ProcessOptions {
@@ -37,6 +39,8 @@ export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessO
     site: o.store.site(siteKey),
     segments: page.segments,
     templateApplied: false,
+    // A follow rule's (or `--kind`'s) label types the page even when the classifier is disabled.
+    label: request.label && PAGE_LABELS.has(request.label) ? (request.label as PageLabel) : undefined,
     item: { url: request.url },
     timezone: o.timezone ?? timezoneForLang(page.lang()),
     follow: [],
