@@ -3,6 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import http from 'node:http';
+import net from 'node:net';
 import { runSpider } from '../../src/crawler/crawl.js';
 import { silentLogger, type Middleware } from '../../src/middleware/types.js';
 import type { Item } from '../../src/item.js';
@@ -152,6 +154,50 @@ describe('crawler options', () => {
       const span = server.times[server.times.length - 1]! - server.times[0]!;
       expect(span).toBeGreaterThanOrEqual(380);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('proxies', () => {
+  it('sends requests through crawler.proxyUrls', async () => {
+    const server = await serve(smallSite(1, 2));
+    // A minimal forward proxy: absolute-URI requests and CONNECT tunnels, each one counted.
+    const seen: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      const up = http.request(req.url!, { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    });
+    proxy.on('connect', (req, socket, head) => {
+      seen.push(`CONNECT ${req.url}`);
+      const [host, port] = (req.url ?? '').split(':');
+      const up = net.connect(Number(port), host!, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        up.write(head);
+        up.pipe(socket);
+        socket.pipe(up);
+      });
+      up.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const storageDir = tmp();
+    try {
+      const summary = await runSpider(
+        { name: 'proxied', startUrls: [`${server.url}/list/1.html`], allowPrivateAddresses: true, crawler: { proxyUrls: [proxyUrl], robotsTxt: false } },
+        { storageDir, log: silentLogger },
+      );
+      expect(summary.pages).toBeGreaterThanOrEqual(3);
+      expect(seen.length).toBeGreaterThanOrEqual(summary.pages);
+      expect(seen.some((u) => u.includes('/list/1.html') || u.startsWith('CONNECT'))).toBe(true);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
       await server.close();
     }
   });
