@@ -18,8 +18,11 @@ export const MAX_DEPTH = 200;
 /** Elements whose text is never page text. */
 export const SKIP_TAGS = new Set([
   'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas',
-  'head', 'select', 'textarea', 'button',
+  'title', 'select', 'textarea', 'button',
 ]);
+// Not `head`: htmlparser2 leaves the body inside an unclosed `<head>` (browsers move it out), and
+// on such pages skipping `head` lost all the text (14 of the 502 `sites/` pages, issue 3 note).
+// Head's own children are title/meta/link/script/style, which carry no segment text anyway.
 
 /** Elements that start a new line of text (a new segment). Inline elements (a, span, b, font …)
  * stay inside their block's segment. */
@@ -235,7 +238,7 @@ export function textOf(root: AnyNode): string {
     if (n instanceof Text) out.push(n.data);
     else if (n instanceof Element || n instanceof Document) {
       if (n instanceof Element) {
-        if (n !== root && SKIP_TAGS.has(n.name) && n.name !== 'head') continue;
+        if (n !== root && SKIP_TAGS.has(n.name)) continue;
         if (BLOCK_TAGS.has(n.name)) out.push(' ');
       }
       for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
