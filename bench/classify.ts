@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createPage } from '../src/page/page.js';
 import { classifyPage, loadModel } from '../middleware/classifier/index.js';
 import {
-  loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, CLASS_NAMES, CV_FOLDS, type LabelledPage,
+  loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, CLASS_NAMES, CV_FOLDS, type LabelledPage,
 } from '../middleware/classifier/train.js';
 import { readManifest, printTable, median } from './lib/data.js';
 
@@ -26,16 +26,18 @@ console.log(`\n${pages.length} labelled pages (${missing.length} ids without a p
 const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));
 const sites = pages.map((p) => p.site);
 const gold = pages.map((p) => p.label);
+// Low-confidence labels are scored but not trained on (as `gleaner train-classifier` does).
+const train = trainMask(pages);
 
 function evaluate(name: string, X: number[][]): string[] {
   const t = Date.now();
   let pred: number[];
   if (quick) {
-    const gs = gridSearch(X, y, sites);
-    pred = cvPredict(X, y, groupFolds(sites, CV_FOLDS), gs.best);
+    const gs = gridSearch(X, y, sites, CV_FOLDS, train);
+    pred = cvPredict(X, y, groupFolds(sites, CV_FOLDS), gs.best, train);
     console.log(`${name}: best ${JSON.stringify(gs.best)} (grid-selected on the same folds: optimistic)`);
   } else {
-    pred = nestedCv(X, y, sites, CV_FOLDS, (f, p) => process.stderr.write(`${name} fold ${f}: ${JSON.stringify(p)}\n`));
+    pred = nestedCv(X, y, sites, CV_FOLDS, (f, p) => process.stderr.write(`${name} fold ${f}: ${JSON.stringify(p)}\n`), train);
   }
   process.stderr.write(`${name}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   return pred.map((v) => CLASS_NAMES[v] ?? 'none');

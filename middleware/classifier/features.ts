@@ -19,6 +19,7 @@ import type { Page } from '../../src/page/page.js';
 import { punctCount } from '../../src/text/text.js';
 import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
+import { mainListClusters } from '../list/index.js';
 
 export const GERAPY_FEATURES = [
   'linkChars', 'logLinkChars', 'chars', 'logChars', 'linkCharRatio', 'pCount', 'aCount', 'punct', 'punctDensity',
@@ -28,10 +29,10 @@ export const GERAPY_FEATURES = [
 export const EXTRA_FEATURES = [
   // list signals
   'logAnchors', 'titleAnchorShare', 'bestClusterSize', 'bestClusterScore', 'bestClusterLinkShare', 'bestClusterCharShare',
-  'bestClusterDated', 'bestClusterChrome', 'clusterEntryShare',
+  'bestClusterDated', 'bestClusterTitleWidth', 'bestClusterChrome', 'clusterEntryShare', 'mainListEntries', 'mainListLinkShare',
   // detail signals
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
-  'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseOutsideListShare', 'proseOutsideList',
+  'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
   // forum signals
   'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'forumWords', 'ldForum', 'datedSegments',
   'datedSegmentShare', 'quoteBlocks',
@@ -62,6 +63,12 @@ const MIN_POST_BLOCKS = 2;
 const POST_MIN_CHARS = 60;
 /** Prose (non-link characters) after a date line that makes it a post rather than a teaser. */
 const DATED_SLOT_MIN_PROSE = 100;
+/** Segments scanned for a headline when there is no h1, and its longest plausible length. */
+const HEADLINE_SCAN = 300;
+const HEADLINE_MAX_CHARS = 120;
+/** Link text in consecutive link-dominated segments that ends the prose after a headline (a list's
+ * entries, a related-links box); less is a share bar or a by-line between headline and body. */
+const HEADLINE_LINK_CHARS = 150;
 /** Characters of a post searched for its date (dates sit in the post header). */
 const POST_DATE_PREFIX = 600;
 /** Link texts up to this many characters can be a user name; from TITLE_LINK_MIN on a title. */
@@ -73,9 +80,10 @@ const SENTENCE_WIDTH = 80;
  * references or "Share" buttons inside an article). */
 const RUN_BREAK_CHARS = 4;
 /** Forum chrome words, in short segments ("Reply", "Quote", "Posts: 123", "Joined" …). A list
- * of common board-software labels in the languages we see, not of sites. */
+ * of common board-software labels in the languages we see, not of sites. Ends with "not followed
+ * by a Latin letter" rather than \b, which never matches after "回复" or "Re:" + space. */
 const FORUM_WORDS =
-  /^(?:reply|replies|quote|posts?:?|joined:?|registered:?|member|members|moderator|administrator|thread|topic|report|permalink|re:|回复|回帖|引用|发表于|發表於|楼主|樓主|沙发|板凳|帖子|主题|注册时间|积分|積分|精华|只看该作者|返回列表|beiträge:?|registriert:?|mitglied|zitieren|antworten|antwort|messages:?|inscrit|citer|répondre|respuesta|responder|citar|mensajes:?|registrado|risposta|rispondi|citazione|messaggi|ответить|цитата|сообщений|返信|引用する|投稿)\b/i;
+  /^(?:reply|replies|quote|posts?:?|joined:?|registered:?|member|members|moderator|administrator|thread|topic|report|permalink|re:|回复|回帖|引用|发表于|發表於|楼主|樓主|沙发|板凳|帖子|主题|注册时间|积分|積分|精华|只看该作者|返回列表|beiträge:?|registriert:?|mitglied|zitieren|antworten|antwort|messages:?|inscrit|citer|répondre|respuesta|responder|citar|mensajes:?|registrado|risposta|rispondi|citazione|messaggi|ответить|цитата|сообщений|返信|引用する|投稿)(?![a-z])/i;
 const PUBLISH_META = ['article:published_time', 'og:published_time', 'publishdate', 'pubdate', 'publish_date', 'date', 'dc.date', 'dc.date.issued', 'datepublished', 'article:modified_time', 'sailthru.date', 'parsely-pub-date'];
 const LD_ARTICLE = /^(?:newsarticle|article|blogposting|reportagenewsarticle|scholarlyarticle|techarticle|analysisnewsarticle|opinionnewsarticle|liveblogposting)$/i;
 const LD_FORUM = /^(?:discussionforumposting|qapage|question|socialmediaposting)$/i;
@@ -138,6 +146,18 @@ function urlFeatures(url: string): number[] {
   ];
 }
 
+/** Index of the first segment at or after DFS index `dfs` (segments are in DFS order). */
+function firstSegmentAt(segments: Page['segments'], dfs: number): number {
+  let lo = 0;
+  let hi = segments.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (segments[mid]!.index < dfs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < segments.length ? lo : -1;
+}
+
 function jsonLdTypes(page: Page): string[] {
   const out: string[] = [];
   try {
@@ -175,6 +195,8 @@ export function pageFeatures(page: Page): PageFeatures {
   let maxPChildren = 0;
   let maxTextDensity = 0;
   let h1Text = '';
+  let h1Index = -1;
+  let h1Sim = 0;
   const pChildren = new Map<number, number>();
   for (let i = 0; i < dom.size; i++) {
     const n = nodes[i];
@@ -188,7 +210,14 @@ export function pageFeatures(page: Page): PageFeatures {
       if (c > maxPChildren) maxPChildren = c;
     } else if (name === 'h1') {
       h1Count++;
-      if (!h1Text) h1Text = subtreeText(dom, i);
+      // several h1 (logo, headline, widget titles): keep the one most like the <title>
+      const t = subtreeText(dom, i);
+      const sim = page.title && t ? bigramSimilarity(page.title, t) : 0;
+      if (h1Index < 0 || sim > h1Sim) {
+        h1Text = t;
+        h1Index = i;
+        h1Sim = sim;
+      }
     } else if (name === 'article') articleTags++;
     else if (name === 'blockquote') quoteBlocks++;
     else if (name === 'input' || name === 'select' || name === 'textarea') formInputs++;
@@ -269,6 +298,38 @@ export function pageFeatures(page: Page): PageFeatures {
   }
   closeSlot();
   widths.sort((a, b) => b - a);
+
+  // The headline (first h1, else the early segment most like the <title>) and the prose that
+  // follows it: an article's body follows its headline; a list's heading is followed by links.
+  let headline = -1;
+  let headlineSim = 0;
+  if (h1Index >= 0) {
+    headline = firstSegmentAt(page.segments, h1Index);
+    headlineSim = page.title && h1Text ? bigramSimilarity(page.title, h1Text) : 0;
+  } else if (page.title) {
+    const limit = Math.min(page.segments.length, HEADLINE_SCAN);
+    for (let k = 0; k < limit; k++) {
+      const t = page.segments[k]!.text;
+      if (t.length < 4 || t.length > HEADLINE_MAX_CHARS) continue;
+      const sim = bigramSimilarity(page.title, t);
+      if (sim > headlineSim) {
+        headlineSim = sim;
+        headline = k;
+      }
+    }
+  }
+  let proseAfterHeadline = 0;
+  if (headline >= 0) {
+    let linkRun = 0;
+    for (let k = headline + 1; k < page.segments.length && linkRun < HEADLINE_LINK_CHARS; k++) {
+      const seg = page.segments[k]!;
+      if (seg.linkChars * 2 > seg.text.length) linkRun += seg.linkChars;
+      else {
+        linkRun = 0;
+        proseAfterHeadline += seg.text.length - seg.linkChars;
+      }
+    }
+  }
   const totalWidth = widths.reduce((s, v) => s + Math.max(0, v), 0) || 1;
   const top3 = (widths[0] ?? 0) + (widths[1] ?? 0) + (widths[2] ?? 0);
 
@@ -289,6 +350,14 @@ export function pageFeatures(page: Page): PageFeatures {
   titleAnchors = seenTitle.size;
   let bestLinkChars = 0;
   if (best) for (const e of best.entries) bestLinkChars += e.title.replace(/\s+/g, '').length;
+  // The main list as the list extractor sees it (nested section lists and split lists merged).
+  const main = mainListClusters(page);
+  let mainEntries = 0;
+  let mainLinkChars = 0;
+  for (const c of main) {
+    mainEntries += c.entries.length;
+    for (const e of c.entries) mainLinkChars += e.title.replace(/\s+/g, '').length;
+  }
   const goodClusters = clusters.filter((c) => c.score >= 1);
   const clusterEntries = goodClusters.reduce((s, c) => s + c.entries.length, 0);
 
@@ -362,8 +431,11 @@ export function pageFeatures(page: Page): PageFeatures {
     totalLink ? bestLinkChars / totalLink : 0,
     totalChars && best ? best.chars / totalChars : 0,
     best?.datedShare ?? 0,
+    log1p(best?.meanWidth ?? 0),
     best?.chromeFactor ?? 0,
     aCount ? clusterEntries / aCount : 0,
+    log1p(mainEntries),
+    totalLink ? Math.min(1, mainLinkChars / totalLink) : 0,
     log1p(longest),
     longest / totalWidth,
     top3 / totalWidth,
@@ -377,6 +449,8 @@ export function pageFeatures(page: Page): PageFeatures {
     log1p(longestRun),
     proseChars ? longestRun / proseChars : 0,
     log1p(formInputs),
+    log1p(proseAfterHeadline),
+    headlineSim,
     totalChars ? Math.min(1, proseOutsideList / totalChars) : 0,
     log1p(proseOutsideList),
     log1p(postBlocks),

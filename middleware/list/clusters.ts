@@ -20,6 +20,9 @@ export const MIN_RECORDS = 3;
 /** A record holding more links than this is a page section, not a list entry (a news teaser has
  * title, image, category, author, comments: well under 30). Also bounds the work per record. */
 export const MAX_ANCHORS_PER_RECORD = 30;
+/** Non-link characters beyond which an element is a page section (an article body in a layout
+ * table row), not a list record: long teasers and reviews stay well under it. */
+export const MAX_RECORD_TEXT = 2500;
 /** Most levels climbed from a link to its record (`div/div/h3/span/a` is 5). */
 export const MAX_LINK_DEPTH = 7;
 /** Title widths (Han/kana/hangul characters count 2, others 1): Gerapy's prior is a Gaussian
@@ -234,7 +237,7 @@ export function findLinkClusters(page: Page): LinkCluster[] {
       const ci = page.indexOf(c);
       if (ci < 0) continue;
       const ac = dom.anchorCount[ci]!;
-      if (ac === 0 || ac > MAX_ANCHORS_PER_RECORD) continue;
+      if (ac === 0 || ac > MAX_ANCHORS_PER_RECORD || dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT) continue;
       let g = groups.get(c.name);
       if (!g) groups.set(c.name, (g = []));
       g.push(ci);
