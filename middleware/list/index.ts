@@ -12,7 +12,7 @@ import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
 import { domIndex, subtreeText } from './dom.js';
-import { findLinkClusters, type LinkCluster } from './clusters.js';
+import { findLinkClusters, DATE_LIKE, type LinkCluster } from './clusters.js';
 import { findPagination } from './pagination.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -31,6 +31,9 @@ export interface ListOptions {
    * cannot use more). */
   maxItems?: number;
 }
+
+/** Relative day words that findDates reads ("yesterday 20:48", "昨天 20:48"). */
+const RELATIVE_DAY = /yesterday|today|昨天|今天|前天|刚刚|gestern|heute|hier|aujourd|ayer|hoy/i;
 
 /** Default cap on items (see ListOptions.maxItems). */
 export const MAX_ITEMS = 2000;
@@ -95,7 +98,9 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const skip = new Set<string>([page.url.replace(/#.*$/, '')]);
   if (pagination.nextPage) skip.add(pagination.nextPage);
   for (const p of pagination.pages ?? []) skip.add(p);
-  const zone = options.timezone ?? timezoneForLang(page.lang());
+  // The page language (for the zone) is only worked out when an item carries a date.
+  let zone: string | undefined = options.timezone;
+  let zoneKnown = zone !== undefined;
   const max = options.maxItems ?? MAX_ITEMS;
   const items: ListEntry[] = [];
   const seen = new Set<string>();
@@ -107,9 +112,16 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
     const entry: ListEntry = { url: e.url };
     if (e.title) entry.title = e.title;
     if (dom.chars[e.record]! - dom.linkChars[e.record]! >= 4) {
-      const text = subtreeText(dom, e.record);
-      const date = findDates(text.replace(e.title, ' '), { now: page.fetchedAt, timezone: zone })[0];
-      if (date) entry.publishedAt = date.iso;
+      const text = subtreeText(dom, e.record).replace(e.title, ' ');
+      // cheap pre-check before full date parsing (most records of most lists carry no date)
+      if (DATE_LIKE.test(text) || RELATIVE_DAY.test(text)) {
+        if (!zoneKnown) {
+          zone = timezoneForLang(page.lang());
+          zoneKnown = true;
+        }
+        const date = findDates(text, { now: page.fetchedAt, timezone: zone })[0];
+        if (date) entry.publishedAt = date.iso;
+      }
     }
     items.push(entry);
     if (items.length >= max) break;
