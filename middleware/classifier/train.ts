@@ -265,13 +265,19 @@ export function trainMask(pages: LabelledPage[]): boolean[] {
  * sites cannot be learned, and its huge balanced weight drags the others: 9 "other" pages of the
  * shipped labels cost ~3 points of detail recall). Contentless pages are "other" by rule. */
 export const MIN_CLASS_PAGES = 30;
+/** For small label sets: a class with at least this share of the pages (and MIN_CLASS_FLOOR pages)
+ * is trained even below MIN_CLASS_PAGES. */
+export const MIN_CLASS_SHARE = 0.1;
+export const MIN_CLASS_FLOOR = 5;
 const OTHER = CLASS_NAMES.indexOf('other');
 
 /** Class indices with enough pages to train on. */
 export function trainableClasses(y: number[]): Set<number> {
   const counts = new Map<number, number>();
   for (const v of y) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return new Set([...counts].filter(([, n]) => n >= MIN_CLASS_PAGES).map(([c]) => c));
+  // Small label sets (a user's own 40 pages) scale the floor down, never below MIN_CLASS_FLOOR.
+  const floor = Math.min(MIN_CLASS_PAGES, Math.max(MIN_CLASS_FLOOR, Math.ceil(MIN_CLASS_SHARE * y.length)));
+  return new Set([...counts].filter(([, n]) => n >= floor).map(([c]) => c));
 }
 
 /** Cross-validated predictions for given folds and parameters (standardised per training fold).
@@ -396,8 +402,10 @@ export async function trainClassifierCli(opts: TrainOptions = {}): Promise<void>
   const gs = gridSearch(X, y, sites, folds, train);
   const counts: Record<string, number> = {};
   for (const p of pages) counts[p.label] = (counts[p.label] ?? 0) + 1;
-  const untrained = Object.entries(counts).filter(([, n]) => n < MIN_CLASS_PAGES).map(([c]) => c);
-  if (untrained.length) process.stderr.write(`not trained (fewer than ${MIN_CLASS_PAGES} pages): ${untrained.join(', ')}; pages with under ${MIN_CONTENT_CHARS} characters are "other" by rule\n`);
+  const trainable = trainableClasses(y);
+  const untrained = Object.keys(counts).filter((c) => !trainable.has(CLASS_NAMES.indexOf(c as (typeof CLASS_NAMES)[number])));
+  if (trainable.size < 2) throw new Error(`need at least 2 classes with enough labelled pages to train (have ${JSON.stringify(counts)})`);
+  if (untrained.length) process.stderr.write(`not trained (too few pages): ${untrained.join(', ')}; pages with under ${MIN_CONTENT_CHARS} characters are "other" by rule\n`);
   const { kernel, C, gamma } = gs.best;
   const { model, agreement } = trainModel(X, y, gs.best, FEATURES, {
     trainedOn: 'labels with confidence other than "low"',
