@@ -16,7 +16,7 @@
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/page/page.js';
-import { punctCount } from '../../src/text/text.js';
+import { punctCount, hanCount } from '../../src/text/text.js';
 import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 import { mainListClusters } from '../list/index.js';
@@ -61,6 +61,9 @@ const MIN_POST_BLOCKS = 2;
 /** Non-link characters a post block needs on average: a forum post is a paragraph or more, a
  * list teaser a title and a line (measured on webforum52 vs lists: posts median > 150). */
 const POST_MIN_CHARS = 60;
+/** Characters of text sampled to tell CJK pages (see scriptScale) and the Han share that does. */
+const SCRIPT_SAMPLE = 3000;
+const CJK_SHARE = 0.3;
 /** Prose (non-link characters) after a date line that makes it a post rather than a teaser. */
 const DATED_SLOT_MIN_PROSE = 100;
 /** Segments scanned for a headline when there is no h1, and its longest plausible length. */
@@ -186,6 +189,15 @@ export function pageFeatures(page: Page): PageFeatures {
   const totalChars = bodyIdx >= 0 ? dom.chars[bodyIdx]! : dom.chars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);
   const totalLink = bodyIdx >= 0 ? dom.linkChars[bodyIdx]! : dom.linkChars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);
 
+  // Character thresholds are written for Latin text; a Han/kana/hangul character carries about two
+  // Latin letters (the same factor as textWidth), so CJK pages count each character double.
+  let sample = '';
+  for (const seg of page.segments) {
+    sample += seg.text;
+    if (sample.length >= SCRIPT_SAMPLE) break;
+  }
+  const scriptScale = sample && hanCount(sample) > CJK_SHARE * sample.replace(/\s+/g, '').length ? 2 : 1;
+
   // One pass over the elements: tag counts, densities, <p> children, h1 text.
   let pCount = 0;
   let h1Count = 0;
@@ -260,7 +272,7 @@ export function pageFeatures(page: Page): PageFeatures {
   let datedSlots = 0;
   let datedSlotProse = 0;
   const closeSlot = () => {
-    if (inSlot && slotProse >= DATED_SLOT_MIN_PROSE) {
+    if (inSlot && slotProse * scriptScale >= DATED_SLOT_MIN_PROSE) {
       datedSlots++;
       datedSlotProse += slotProse;
     }
@@ -371,7 +383,7 @@ export function pageFeatures(page: Page): PageFeatures {
   const groups = new Map<string, number[]>();
   for (let i = 0; i < dom.size; i++) {
     const n = nodes[i];
-    if (!(n instanceof Element) || dom.chars[i]! - dom.linkChars[i]! < POST_MIN_CHARS) continue;
+    if (!(n instanceof Element) || (dom.chars[i]! - dom.linkChars[i]!) * scriptScale < POST_MIN_CHARS) continue;
     const p = dom.parent[i]!;
     if (p < 0) continue;
     const key = `${p}|${n.name}|${(n.attribs.class ?? '').replace(/\d+/g, '').trim().split(/\s+/)[0] ?? ''}`;
