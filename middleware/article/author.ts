@@ -35,7 +35,14 @@ const PHOTO_AFTER = /^\s*(?:摄|摄影|拍摄|供图)/;
 /** A line that is only a Chinese name list (2–4 characters per name). */
 const NAME_LINE = /^[\p{Script=Han}]{2,4}(?:[、，,\s]+[\p{Script=Han}]{2,4}){0,4}$/u;
 /** Interface words that look like two-character names (关注 "follow" starts with the surname 关). */
-const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注册|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
+const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注册|请|欢迎|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
+/** The posting account's name follows the headline closely (DFS nodes). */
+const USER_WINDOW = 80;
+/** Login boxes share the user-name classes. */
+const LOGIN = /sign ?in|sign ?up|log ?in|log ?out|register|username|account|join|se connecter|anmelden|登入|登录|注册|退出/i;
+/** Class tokens of a posting account's name block. */
+const USER_TOKENS = new Set(['user', 'media', 'account', 'uploader', 'publisher', 'username', 'nickname', 'uname']);
+const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'card']);
 /** Body paragraphs longer than this are searched for a cue in their first characters only
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
@@ -49,7 +56,7 @@ const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭�
 /** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
 const OUTLET = /(?:网|报|社|台|新闻|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
-const ZH_NAME_LIST = /^[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}$/u;
+const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}|(?=[^\s]*[A-Za-z])[\p{Script=Han}A-Za-z0-9·_]{2,16})$/u;
 /** English byline prefix. */
 const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
 
@@ -70,7 +77,7 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   if (!/\p{L}/u.test(s) || /^[[【(（]/.test(s)) return undefined;
   if (/\p{Script=Han}/u.test(s)) {
     // Chinese: a name list, not an outlet, not a verb after a cue, not the site's name
-    if (!ZH_NAME_LIST.test(s) || OUTLET.test(s) || ZH_NOT_NAME.test(s)) return undefined;
+    if (!ZH_NAME_LIST.test(s) || OUTLET.test(s) || ZH_NOT_NAME.test(s) || UI_WORD.test(s)) return undefined;
   } else if (s.split(/\s+/).length > MAX_LATIN_NAME_WORDS) return undefined;
   if (siteNames.some((n) => n && (n === s || n.includes(s)))) return undefined;
   return s;
@@ -117,8 +124,9 @@ function metaAuthor(page: Page, sites: string[]): string | undefined {
 }
 
 /** rel=author, itemprop=author, class author/byline elements (first short one). */
-function elementAuthor(page: Page, sites: string[]): string | undefined {
-  for (const node of page.nodes) {
+function elementAuthor(page: Page, sites: string[], anchor: number): string | undefined {
+  for (let i = 0; i < page.nodes.length; i++) {
+    const node = page.nodes[i]!;
     if (!(node instanceof Element)) continue;
     const a = node.attribs;
     let hit = false;
@@ -126,6 +134,12 @@ function elementAuthor(page: Page, sites: string[]): string | undefined {
     else if (a.class || a.id) {
       const t = classTokens(node);
       hit = t.includes('author') || t.includes('byline') || t.includes('writer');
+      // the posting account of self-media platforms ("media-user", "user-card-name"), only next
+      // to the headline: elsewhere user names are commenters or the reader's own login box
+      if (!hit && i > anchor && i - anchor <= USER_WINDOW && t.some((x) => USER_TOKENS.has(x)) && t.some((x) => NAME_TOKENS.has(x) || x === 'user')) {
+        const text = collapse(textOf(node));
+        if (!LOGIN.test(text)) hit = true;
+      }
     }
     if (!hit || insideComment(node)) continue;
     const nameEl = findItempropName(node);
@@ -211,5 +225,5 @@ export function extractAuthor(page: Page, options: AuthorOptions = {}): string |
   // An explicit writer cue in the text (作者：, 记者 X) beats meta fields, which Chinese sites often
   // fill with the editor or the outlet; the weaker forms (dateline names, trailing brackets) come last.
   const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail);
-  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites) ?? cue.weak;
+  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites, options.anchor ?? 0) ?? cue.weak;
 }
