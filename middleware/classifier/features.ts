@@ -34,7 +34,7 @@ export const EXTRA_FEATURES = [
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
   'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
   // forum signals
-  'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'forumWords', 'ldForum', 'datedSegments',
+  'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'postLikeBlocks', 'postLikeShare', 'forumWords', 'ldForum', 'datedSegments',
   'datedSegmentShare', 'quoteBlocks',
   // URL shape
   'urlKnown', 'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
@@ -379,7 +379,6 @@ export function pageFeatures(page: Page): PageFeatures {
   let postChars = 0;
   let postDated = 0;
   let postMean = 0;
-  let postGroup: number[] = [];
   const groups = new Map<string, number[]>();
   for (let i = 0; i < dom.size; i++) {
     const n = nodes[i];
@@ -393,25 +392,8 @@ export function pageFeatures(page: Page): PageFeatures {
   }
   let postShortLinks = 0;
   let postTitleLinks = 0;
-  for (const g of groups.values()) {
-    if (g.length < MIN_POST_BLOCKS) continue;
-    let dated = 0;
-    let chars = 0;
-    for (const i of g) {
-      chars += dom.chars[i]! - dom.linkChars[i]!;
-      if (dom.anchorCount[i]! > 0 && DATE_LIKE.test(subtreeTextPrefix(dom, i, POST_DATE_PREFIX))) dated++;
-    }
-    // the group with the most dated blocks, ties by text
-    if (dated > postDated || (dated === postDated && chars > postChars)) {
-      postDated = dated;
-      postBlocks = g.length;
-      postChars = chars;
-      postMean = chars / g.length;
-      postGroup = g;
-    }
-  }
-  // A post carries a short link (its author); a teaser carries a title-length link.
-  for (const i of postGroup) {
+  // A post: a short link (its author), a date, prose, and no title-length link (a teaser's).
+  const postLike = (i: number): { dated: boolean; short: boolean; title: boolean } => {
     let maxWidth = 0;
     let short = false;
     for (const a of anchorsIn(dom, i)) {
@@ -419,8 +401,36 @@ export function pageFeatures(page: Page): PageFeatures {
       if (w > maxWidth) maxWidth = w;
       if (w >= 2 && w <= AUTHOR_LINK_MAX) short = true;
     }
-    if (short) postShortLinks++;
-    if (maxWidth >= TITLE_LINK_MIN) postTitleLinks++;
+    const dated = DATE_LIKE.test(subtreeTextPrefix(dom, i, POST_DATE_PREFIX));
+    return { dated, short, title: maxWidth * scriptScale >= TITLE_LINK_MIN };
+  };
+  let postLikeBest = 0;
+  for (const g of groups.values()) {
+    if (g.length < MIN_POST_BLOCKS) continue;
+    let dated = 0;
+    let chars = 0;
+    let likes = 0;
+    let shorts = 0;
+    let titles = 0;
+    for (const i of g) {
+      chars += dom.chars[i]! - dom.linkChars[i]!;
+      if (dom.anchorCount[i]! === 0) continue;
+      const pl = postLike(i);
+      if (pl.dated) dated++;
+      if (pl.short) shorts++;
+      if (pl.title) titles++;
+      if (pl.dated && pl.short && !pl.title) likes++;
+    }
+    // the group with the most post-like blocks, then the most dated, then the most text
+    if (likes > postLikeBest || (likes === postLikeBest && (dated > postDated || (dated === postDated && chars > postChars)))) {
+      postLikeBest = likes;
+      postDated = dated;
+      postBlocks = g.length;
+      postChars = chars;
+      postMean = chars / g.length;
+      postShortLinks = shorts;
+      postTitleLinks = titles;
+    }
   }
 
   // Metadata.
@@ -474,6 +484,8 @@ export function pageFeatures(page: Page): PageFeatures {
     log1p(postMean),
     postBlocks ? postShortLinks / postBlocks : 0,
     postBlocks ? postTitleLinks / postBlocks : 0,
+    log1p(postLikeBest),
+    postBlocks ? postLikeBest / postBlocks : 0,
     log1p(forumWords),
     ld.some((t) => LD_FORUM.test(t)) ? 1 : 0,
     log1p(datedSegments),
