@@ -27,6 +27,8 @@ const STRONG_NEGATIVE = new Set([
   'trending', 'popular', 'mostread', 'footer', 'copyright', 'toolbar', 'tools', 'rss', 'print', 'masthead', 'banner',
   'skip', 'login', 'author', 'bio', 'follow', 'nav', 'navbar', 'navigation', 'menu', 'topbar', 'header',
 ]);
+/** Tokens of embedded posts quoted by the article. */
+const EMBED_TOKENS = new Set(['embed', 'embedded', 'tweet', 'oembed']);
 /** Weak negative tokens: removed only when no positive token vouches for the block. */
 const WEAK_NEGATIVE = new Set(['widget', 'widgets', 'extra', 'more', 'community', 'aside', 'supplemental', 'links', 'foot', 'rail']);
 /** Tokens of content containers (Readability's `okMaybeItsACandidate`). */
@@ -153,10 +155,24 @@ function boilerplateReason(el: Element, share: number): string | undefined {
     if (POSITIVE.has(t)) positive = true;
   }
   if (comment) return share >= COMMENT_WRAPPER_SHARE ? undefined : `class:${strong}`;
+  // embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content, not a share bar
+  if (tokens.some((t) => EMBED_TOKENS.has(t)) && hasQuote(el)) return undefined;
   if (share >= WRAPPER_SHARE) return undefined;
   if (strong) return `class:${strong}`;
   if (weak && !positive) return `class:${weak}`;
   return undefined;
+}
+
+/** Whether a <blockquote> is among the first descendants (an embedded post quotes its text). */
+function hasQuote(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  for (let seen = 0; stack.length && seen < 200; seen++) {
+    const n = stack.pop()!;
+    if (!(n instanceof Element)) continue;
+    if (n.name === 'blockquote') return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
 }
 
 /** Build the flat tree views and the pre-cleaning flags. */
