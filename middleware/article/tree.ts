@@ -34,8 +34,13 @@ const WEAK_NEGATIVE = new Set(['widget', 'widgets', 'extra', 'more', 'community'
 /** Tokens of content containers (Readability's `okMaybeItsACandidate`). */
 const POSITIVE = new Set(['article', 'body', 'content', 'main', 'post', 'entry', 'story', 'text', 'blog', 'news', 'detail', 'column']);
 
-/** Class names that describe a state, not a role (`has-sidebar`, `comments-open`): ignored. */
+/** Class names that describe a state or a taxonomy, not a role (`has-sidebar`, `comments-open`,
+ * WordPress post classes `author-sarah`, `tag-news`): ignored. */
 const STATE_CLASS = /^(?:has|with|no|is|show|js|wp|hide-on|template|page|single|layout|theme)-|-(?:open|closed|enabled|disabled|active|template|layout)$/;
+/** WordPress-style post classes (`post-67202 type-post status-publish author-sarah tag-news`): on
+ * an element carrying this signature, author-/tag-/category- classes name taxonomy terms. */
+const POST_CLASS_SIGNATURE = /(?:^|\s)(?:type|status)-\w|(?:^|\s)post-\d+(?:\s|$)/;
+const TAXONOMY_CLASS = /^(?:author|category|tag|format|post_tag|term)-/i;
 /** Hidden by markup (Readability `_isProbablyVisible`). */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Screen-reader-only helpers carry text no reader sees. */
@@ -124,8 +129,10 @@ export function classTokens(el: Element): string[] {
   const raw = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
   if (raw.length < 2) return [];
   const out: string[] = [];
+  const taxonomy = POST_CLASS_SIGNATURE.test(raw);
   for (const name of raw.split(/\s+/)) {
     if (!name || STATE_CLASS.test(name.toLowerCase())) continue;
+    if (taxonomy && TAXONOMY_CLASS.test(name)) continue;
     for (const t of name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)) if (t) out.push(t);
   }
   return out;
