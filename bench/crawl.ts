@@ -147,6 +147,8 @@ async function runVariant(variant: string, url: string, total: number, storageDi
   const { runSpider } = await import('../src/crawler/crawl.js');
   const { silentLogger } = await import('../src/middleware/types.js');
   const skipped: string[] = [];
+  // As `gleaner crawl` does (src/crawler/memory.ts); GLEANER_HEAP=speed compares without it.
+  if (variant === 'gleaner') (await import('../src/crawler/memory.js')).preferSmallHeap();
   const start = Date.now();
   if (variant === 'gleaner') {
     const log = { ...silentLogger, warning: (m: string) => void (/middleware "([^"]+)" skipped/.exec(m)?.[1] && skipped.push(/middleware "([^"]+)" skipped/.exec(m)![1]!)) };
@@ -157,7 +159,8 @@ async function runVariant(variant: string, url: string, total: number, storageDi
         allowPrivateAddresses: true,
         maxPages: total,
         extraMiddleware: [{ name: 'bench-probe', priority: 10_000, process: onPage }],
-        crawler: { maxConcurrency: Number(process.env.BENCH_CONCURRENCY ?? 10), robotsTxt: false },
+        // The spider defaults (BENCH_CONCURRENCY overrides maxConcurrency for experiments).
+        crawler: { robotsTxt: false, ...(process.env.BENCH_CONCURRENCY ? { maxConcurrency: Number(process.env.BENCH_CONCURRENCY) } : {}) },
       },
       { storageDir, log, fresh: true },
     );

@@ -28,5 +28,4 @@ export default defineSpider({
     { pattern: '**/blog/**', key: 'demo-blog' },
     { pattern: '**/forum/**', key: 'demo-forum' },
   ],
-  crawler: { maxConcurrency: 8 },
 });

@@ -44,6 +44,7 @@ export type { RunOptions, CrawlSummary, CrawlProgress } from './crawler/crawl.js
 export { JournalFrontier } from './crawler/frontier.js';
 export type { Frontier, FrontierRequest, FrontierStats } from './crawler/frontier.js';
 export { isPrivateAddress } from './crawler/net-guard.js';
+export { preferSmallHeap } from './crawler/memory.js';
 
 // Storage
 export { MemorySiteStore, LowdbSiteStore } from './storage/site-store.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadSpider, resolveSpiderFile, PACKAGE_ROOT } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from './crawl.js';
 import { UsageError } from '../cli/errors.js';
+import { preferSmallHeap } from './memory.js';
 
 export interface CrawlCliOptions {
   maxPages?: number;
@@ -40,6 +41,7 @@ export function summaryText(s: CrawlSummary): string {
 
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
   if (opts.out && !/\.(jsonl|ndjson|csv)$/i.test(opts.out)) throw new UsageError(`--out must name a .jsonl or .csv file (got ${opts.out})`);
+  preferSmallHeap();
   let demo: { url: string; close(): Promise<void> } | undefined;
   // The demo spider crawls the bundled demo site: serve it first, on a free loopback port.
   const file = resolveSpiderFile(spiderArg);
