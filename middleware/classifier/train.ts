@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/page/page.js';
 import { pageFeatures, FEATURES, GERAPY_FEATURES, contentless, MIN_CONTENT_CHARS } from './features.js';
-import { parseLibsvmModel, predict, type SvmModelJson } from './svm.js';
+import { parseLibsvmModel, predict, balancePriors, type SvmModelJson } from './svm.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_MODEL_PATH = path.join(here, 'model.json');
@@ -223,6 +223,13 @@ export interface SvmParams {
 
 /** Exponent on the balanced class weights (1 = fully balanced). */
 const CLASS_WEIGHT_POWER = Number(process.env.GLEANER_CW_POWER ?? 1);
+/** Share of each class (numeric label) among training labels. */
+export function classPriors(y: number[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const v of y) m.set(v, (m.get(v) ?? 0) + 1 / y.length);
+  return m;
+}
+
 /** Class weights inversely proportional to class frequency ("balanced"): 54 forum threads
  * must not be outvoted by 464 articles. */
 function classWeights(y: number[]): Record<number, number> {
@@ -339,12 +346,26 @@ export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV
     const tr = all.filter((i) => classes.has(y[i]!) && !contentless(X[i]!) && train?.[i] !== false);
     const { mean, std } = meanStd(tr.map((i) => X[i]!));
     const z = (x: number[]) => x.map((v, d) => (v - mean[d]!) / std[d]!);
-    const svm = trainLibsvm(tr.map((i) => z(X[i]!)), tr.map((i) => y[i]!), gs.best);
-    for (const i of te) pred[i] = contentless(X[i]!) ? OTHER : svm.predictOne(z(X[i]!));
+    // As shipped: probability estimates, label = most probable class (not the pairwise vote).
+    const svm = trainLibsvm(tr.map((i) => z(X[i]!)), tr.map((i) => y[i]!), gs.best, true);
+    const priors = classPriors(tr.map((i) => y[i]!));
+    for (const i of te) {
+      if (contentless(X[i]!)) {
+        pred[i] = OTHER;
+        continue;
+      }
+      const est = svm.predictOneProbability(z(X[i]!)).estimates;
+      const probs = balancePriors(est.map((e) => e.probability), est.map((e) => priors.get(e.label) ?? 0));
+      pred[i] = est[probs.indexOf(Math.max(...probs))]!.label;
+    }
     svm.free();
   }
   return pred;
 }
+
+/** Largest difference between our probabilities and libsvm-js's accepted as agreement (libsvm
+ * writes support vectors with 8 significant digits). */
+const PROB_TOLERANCE = 1e-4;
 
 /** Train on all pages with probability estimates and export to JSON. */
 export function trainModel(
@@ -363,12 +384,27 @@ export function trainModel(
   const Z = X.map((x) => x.map((v, d) => (v - mean[d]!) / std[d]!));
   const svm = trainLibsvm(Z, y, p, true);
   const parsed = parseLibsvmModel(svm.serializeModel(), (n) => CLASS_NAMES[n] ?? String(n));
-  const model: SvmModelJson = { format: 'gleaner-svm/1', ...parsed, gamma: p.kernel === 'rbf' ? p.gamma : 0, mean, std, features: [...featureNames], training };
-  // Our TypeScript prediction must agree with libsvm's on every training page.
+  const priorOf = classPriors(y);
+  const model: SvmModelJson = {
+    format: 'gleaner-svm/1',
+    ...parsed,
+    gamma: p.kernel === 'rbf' ? p.gamma : 0,
+    mean,
+    std,
+    features: [...featureNames],
+    priors: parsed.labels.map((l) => priorOf.get(CLASS_NAMES.indexOf(l as (typeof CLASS_NAMES)[number])) ?? 0),
+    training,
+  };
+  // Our TypeScript prediction must agree with libsvm's probabilities (after the same prior
+  // correction) on every training page.
   let agree = 0;
   for (let i = 0; i < X.length; i++) {
-    const ref = CLASS_NAMES[svm.predictOneProbability(Z[i]!).prediction];
-    if (predict(model, X[i]!).label === ref) agree++;
+    const est = svm.predictOneProbability(Z[i]!).estimates;
+    const probs = balancePriors(est.map((e) => e.probability), est.map((e) => priorOf.get(e.label) ?? 0));
+    const ref = CLASS_NAMES[est[probs.indexOf(Math.max(...probs))]!.label];
+    const ours = predict(model, X[i]!);
+    const close = est.every((e, j) => Math.abs((ours.probabilities[CLASS_NAMES[e.label]!] ?? 0) - probs[j]!) < PROB_TOLERANCE);
+    if (ours.label === ref && close) agree++;
   }
   svm.free();
   return { model, agreement: X.length ? agree / X.length : 1 };
