@@ -135,6 +135,15 @@ export function parseHtml(html: string): Document {
   return doc;
 }
 
+/** Below this much visible text, `<noscript>` content is read as page text. */
+export const NOSCRIPT_FALLBACK_CHARS = 200;
+
+function visibleChars(segments: Segment[]): number {
+  let n = 0;
+  for (const s of segments) n += s.text.length;
+  return n;
+}
+
 interface Walk {
   nodes: AnyNode[];
   index: Map<AnyNode, number>;
@@ -145,7 +154,7 @@ interface Walk {
  * One iterative pre-order walk: numbers nodes, builds segments, reads `<title>`.
  * A segment is a maximal run of inline text inside one block element.
  */
-function walk(doc: Document): Walk {
+function walk(doc: Document, readNoscript = false): Walk {
   const nodes: AnyNode[] = [];
   const index = new Map<AnyNode, number>();
   const segments: Segment[] = [];
@@ -186,7 +195,7 @@ function walk(doc: Document): Walk {
     const { node } = f;
     if (node instanceof Element) {
       const name = node.name;
-      if (SKIP_TAGS.has(name)) {
+      if (SKIP_TAGS.has(name) && !(readNoscript && name === 'noscript')) {
         index.set(node, nodes.length);
         nodes.push(node);
         continue;
@@ -337,7 +346,13 @@ export function resolveUrl(href: string | undefined, base: string): string | und
 export function createPage(input: PageInput): Page {
   const decoded = decodeBody(input.body, input.contentType);
   const document = parseHtml(decoded.text);
-  const { nodes, index, segments } = walk(document);
+  let { nodes, index, segments } = walk(document);
+  if (visibleChars(segments) < NOSCRIPT_FALLBACK_CHARS) {
+    // Script-rendered sites (Discourse …) serve the real page inside <noscript>: read it when the
+    // visible body is (nearly) empty and the noscript view holds more.
+    const withNoscript = walk(document, true);
+    if (visibleChars(withNoscript.segments) > 2 * visibleChars(segments)) ({ nodes, index, segments } = withNoscript);
+  }
   const { meta, lang, base, bodyEl, title } = readMeta(document);
   let baseUrl = input.url;
   if (base) {

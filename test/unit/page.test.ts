@@ -78,3 +78,16 @@ describe('splitAtPeaks', () => {
     expect(splitAtPeaks([1, 3, 5, 7, 9].map((index) => ({ index })))).toHaveLength(1);
   });
 });
+
+describe('noscript fallback', () => {
+  it('reads <noscript> when the visible body is empty', () => {
+    const post = '<div class="post"><p>This is the server-rendered view of the thread, with enough words to count.</p></div>'.repeat(4);
+    const p = createPage({ url: 'http://x.test/', body: `<html><body><div id="app"></div><noscript>${post}</noscript></body></html>` });
+    expect(p.segments.length).toBe(4);
+  });
+  it('ignores <noscript> when the page has visible text', () => {
+    const body = '<p>' + 'Visible article text. '.repeat(20) + '</p><noscript><p>Please enable JavaScript to continue.</p></noscript>';
+    const p = createPage({ url: 'http://x.test/', body: `<html><body>${body}</body></html>` });
+    expect(p.segments.map((s) => s.text).join(' ')).not.toContain('enable JavaScript');
+  });
+});
