@@ -8,6 +8,10 @@ import { startDemoServer } from '../../src/demo/server.js';
 import { crawlWithCheerio } from '../../examples/cheerio-crawler.js';
 import { crawlWithPlaywright } from '../../examples/playwright-crawler.js';
 import { existsSync } from 'node:fs';
+import { log as crawleeLog } from 'crawlee';
+
+// The examples use Crawlee's own logging; keep the test output to warnings.
+crawleeLog.setLevel(crawleeLog.LEVELS.WARNING);
 import { chromiumPath } from '../../src/crawler/crawl.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
