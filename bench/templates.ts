@@ -139,10 +139,6 @@ if (args.includes('--diag')) {
 const { Extractor } = await import('../src/extract.js');
 const { createContext } = await import('../src/process.js');
 
-/** The page-type middleware copies the forced kind (request label) to ctx.label; when it is skipped
- * (e.g. its model is being retrained) nothing would, and the article extractor would not run. This
- * keeps the bench measuring extraction, not the classifier's state. */
-const forcedLabel = () => ({ name: 'bench-forced-label', priority: 150, process(ctx: { label?: string; request: { label?: string } }) { ctx.label ??= ctx.request.label; } }) as never;
 
 // (c) Readability.js
 const tRead = performance.now();
@@ -159,7 +155,7 @@ const readMs = (performance.now() - tRead) / cases.length;
 
 // (a) single page, no template
 const inputs: ExtractInput[] = cases.map((c) => ({ url: c.url, body: c.body, site: c.site }));
-const exA = new Extractor({ kind: 'article', middleware: { 'template-learner': false, 'set-difference': false }, extra: [forcedLabel()] });
+const exA = new Extractor({ kind: 'article', middleware: { 'template-learner': false, 'set-difference': false } });
 const tA = performance.now();
 const itemsA = [];
 const aTimes: number[] = [];
@@ -172,19 +168,19 @@ const aMs = (performance.now() - tA) / cases.length;
 await exA.close();
 
 // (b) template-assisted, batch (learn each group first)
-const exB = new Extractor({ kind: 'article', extra: [forcedLabel()] });
+const exB = new Extractor({ kind: 'article' });
 const tB = performance.now();
 const itemsB = await exB.extractBatch(inputs);
 const bMs = (performance.now() - tB) / cases.length;
 await exB.close();
 
 // (b') streaming: learn in manifest order
-const exS = new Extractor({ kind: 'article', extra: [forcedLabel()] });
+const exS = new Extractor({ kind: 'article' });
 const itemsS = await exS.extractBatch(inputs, { stream: true });
 await exS.close();
 
 // (b) without the rule filters: their own contribution to template-assisted extraction
-const exBF = new Extractor({ kind: 'article', middleware: { 'rule-filters': false }, extra: [forcedLabel()] });
+const exBF = new Extractor({ kind: 'article', middleware: { 'rule-filters': false } });
 const itemsBF = await exBF.extractBatch(inputs);
 await exBF.close();
 
@@ -218,7 +214,7 @@ if (!quick) sweeps();
 console.log('\nLearning curve (template from the first k pages of each site, frozen, applied to all its pages):');
 const curve: (string | number)[][] = [];
 for (const k of [2, 3, 5, undefined]) {
-  const ex = new Extractor({ kind: 'article', middleware: { 'template-learner': { options: { update: false } } }, extra: [forcedLabel()] });
+  const ex = new Extractor({ kind: 'article', middleware: { 'template-learner': { options: { update: false } } } });
   const learnerMw = ex.chain.find((m) => m.name === 'template-learner')!;
   const texts: string[] = new Array(cases.length);
   for (const [site, group] of sites) {
@@ -264,7 +260,7 @@ printTable(['pages', 'effective text F1', 'template-assisted (article) F1'], cur
     }
   }
   // single-page extraction per page, min over passes as well (pass 1 is the (a) run above)
-  const exT = new Extractor({ kind: 'article', middleware: { 'template-learner': false, 'set-difference': false }, extra: [forcedLabel()] });
+  const exT = new Extractor({ kind: 'article', middleware: { 'template-learner': false, 'set-difference': false } });
   for (let rep = 1; rep < PASSES; rep++) {
     for (let k = 0; k < cases.length; k++) {
       const t0 = performance.now();

@@ -4,16 +4,16 @@
  * `enqueueLinks`. Run it: `npx tsx examples/cheerio-crawler.ts` (it serves the demo site itself).
  */
 import { CheerioCrawler, Configuration, MemoryStorage } from 'crawlee';
-import { Extractor, requestLabelMiddleware, startDemoServer, type Item } from 'gleaner';
+import { Extractor, startDemoServer, type Item } from 'gleaner';
 
 export async function crawlWithCheerio(startUrl: string, maxRequests = 30): Promise<Item[]> {
   // One extractor per page kind for the whole crawl (each learns the site's template as pages
   // arrive); unlabelled pages go to the page-type classifier ('auto').
   const extractors = {
     auto: new Extractor({ kind: 'auto' }),
-    // `requestLabelMiddleware` makes the kind stick even when the page-type classifier is disabled.
-    article: new Extractor({ kind: 'article', extra: [requestLabelMiddleware()] }),
-    list: new Extractor({ kind: 'list', extra: [requestLabelMiddleware()] }),
+    // A forced kind types the page before any middleware runs (the classifier is not consulted).
+    article: new Extractor({ kind: 'article' }),
+    list: new Extractor({ kind: 'list' }),
   };
   const items: Item[] = [];
   const crawler = new CheerioCrawler(

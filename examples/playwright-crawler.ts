@@ -5,10 +5,10 @@
  */
 import { Configuration, MemoryStorage, PlaywrightCrawler } from 'crawlee';
 import { chromium } from 'playwright';
-import { Extractor, requestLabelMiddleware, startDemoServer, type Item } from 'gleaner';
+import { Extractor, startDemoServer, type Item } from 'gleaner';
 
 export async function crawlWithPlaywright(startUrl: string, maxRequests = 10): Promise<Item[]> {
-  const articles = new Extractor({ kind: 'article', extra: [requestLabelMiddleware()] });
+  const articles = new Extractor({ kind: 'article' });
   const items: Item[] = [];
   const crawler = new PlaywrightCrawler(
     {

@@ -39,7 +39,7 @@ export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, Req
 export { defineSpider, validateSpider, SpiderConfigError } from './spider/config.js';
 export type { SpiderConfig, FollowRule, CrawlerOptions, CookieSpec, SiteRule } from './spider/config.js';
 export { loadSpider } from './spider/load.js';
-export { runSpider, crawl, requestLabelMiddleware } from './crawler/crawl.js';
+export { runSpider, crawl } from './crawler/crawl.js';
 export type { RunOptions, CrawlSummary, CrawlProgress } from './crawler/crawl.js';
 export { JournalFrontier } from './crawler/frontier.js';
 export type { Frontier, FrontierRequest, FrontierStats } from './crawler/frontier.js';

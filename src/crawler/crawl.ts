@@ -127,24 +127,6 @@ class FetchFailure extends NonRetryableError {
   }
 }
 
-const PAGE_LABELS = new Set(['detail', 'list', 'forum', 'other']);
-
-/**
- * A follow rule's label decides the page type before anything else runs, so labelled pages reach
- * their extractor even when the classifier is disabled or cannot load its model. Priority 50:
- * ahead of `page-type` (100), which then keeps the label it finds.
- */
-export function requestLabelMiddleware(): Middleware {
-  return {
-    name: 'request-label',
-    priority: 50,
-    process(ctx) {
-      const l = ctx.request.label;
-      if (l && PAGE_LABELS.has(l) && !ctx.label) ctx.label = l as PageLabel;
-    },
-  };
-}
-
 /** Content types we will not parse as pages. */
 const NON_PAGE_TYPE = /^(image|audio|video|font)\/|^application\/(pdf|zip|gzip|x-gzip|octet-stream|x-tar|x-7z|vnd\.|msword|x-rar|wasm|java-archive)/i;
 
@@ -233,7 +215,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const pipeline = new ItemPipeline(sinks, log, previousItems);
   const store = await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`));
 
-  const chain: Middleware[] = buildChain(BUILTIN_MIDDLEWARE, { settings: spider.middleware, extra: [requestLabelMiddleware(), ...(spider.extraMiddleware ?? [])] }, log);
+  const chain: Middleware[] = buildChain(BUILTIN_MIDDLEWARE, { settings: spider.middleware, extra: spider.extraMiddleware ?? [] }, log);
   const env: MiddlewareEnv = { spider: spider.name, stateDir, log };
   await openChain(chain, env);
 

@@ -242,7 +242,7 @@ export function validateSpider(raw: unknown, source = 'spider'): SpiderConfig {
   // Middleware names must exist: a typo would otherwise silently keep the default.
   const obj = raw as Partial<SpiderConfig> | undefined;
   if (obj && typeof obj === 'object' && obj.middleware && typeof obj.middleware === 'object') {
-    const known = new Set([...Object.keys(BUILTIN_MIDDLEWARE), 'request-label']);
+    const known = new Set(Object.keys(BUILTIN_MIDDLEWARE));
     for (const m of Array.isArray(obj.extraMiddleware) ? obj.extraMiddleware : []) if (m && typeof m.name === 'string') known.add(m.name);
     for (const name of Object.keys(obj.middleware)) {
       if (known.has(name)) continue;
