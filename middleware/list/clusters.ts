@@ -68,6 +68,20 @@ const WRAPPER_TAGS = new Set(['div', 'span', 'font', 'b', 'strong', 'em', 'i', '
 
 /** Weight of a link text taken from a title/alt attribute when choosing the title link. */
 const FALLBACK_TEXT_WEIGHT = 0.5;
+/** Links to files (archives, installers, documents, media): a record's download link, not its
+ * detail page. */
+export const DOWNLOAD_URL = /\.(?:zip|tar|gz|tgz|bz2|xz|7z|rar|exe|msi|dmg|pkg|deb|rpm|apk|jar|iso|img|bin|whl|mp3|mp4|avi|mov|gif|png|jpe?g|webp|svg)(?:[?#]|$)/i;
+/** Path segments of a URL (0 when unparsable). */
+function urlDepth(u: string | undefined): number {
+  if (!u) return 0;
+  try {
+    return new URL(u).pathname.split('/').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+/** Title fit factor for download links: they still make a list when nothing else does (a file index). */
+const DOWNLOAD_WEIGHT = 0.2;
 /** Preference for title links inside headings (h1–h6). */
 const HEADING_PATH = /(?:^|\/)h[1-6](?:\/|$)/;
 const HEADING_BONUS = 1.3;
@@ -193,6 +207,18 @@ export function classSignature(el: Element): string {
     .join(' ');
 }
 
+/** `https://host/a/b/` for a page `https://host/a/b?x`: links starting with it lie below the
+ * page's own path. Undefined for a site root (everything lies below it). */
+function childPrefix(pageUrl: string): string | undefined {
+  try {
+    const u = new URL(pageUrl);
+    const path = u.pathname.replace(/\/+$/, '').replace(/\.[a-z0-9]{2,5}$/i, '');
+    return path ? `${u.protocol}//${u.host}${path}/` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 interface RecordLinks {
   index: number;
   /** path → first link on that path (DFS index). */
@@ -274,8 +300,31 @@ function buildCluster(
 ): LinkCluster | undefined {
   const nodes = dom.page.nodes;
   const records: RecordLinks[] = [];
+  const belowPath = childPrefix(dom.page.url);
+  // Fit of a link as the record's title: a link to a page below this list's path is the record's
+  // own detail page (see the title-path choice below).
+  // A URL that recurs across records ("Latest release", a category, the author) is not one
+  // record's own link.
+  const recordsPerUrl = new Map<string, number>();
+  for (const m of members) {
+    const inRecord = new Set<string>();
+    for (const a of anchorsIn(dom, m)) {
+      const u = linkUrl(a);
+      if (u) inRecord.add(u);
+    }
+    for (const u of inRecord) recordsPerUrl.set(u, (recordsPerUrl.get(u) ?? 0) + 1);
+  }
+  const ownFit = (a: number) => {
+    const url = linkUrl(a);
+    const own = belowPath !== undefined && url !== undefined && url.startsWith(belowPath) && !DOWNLOAD_URL.test(url) && recordsPerUrl.get(url)! < 2;
+    return own ? Math.max(HEADING_MIN_FIT, linkFit(a)) : linkFit(a);
+  };
   const pathCount = new Map<string, number>();
-  const linkFit = (a: number) => titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT);
+  const linkFit = (a: number) => {
+    const url = linkUrl(a);
+    const download = url !== undefined && DOWNLOAD_URL.test(url) ? DOWNLOAD_WEIGHT : 1;
+    return titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT) * download;
+  };
   for (const m of members) {
     const byPath = new Map<string, number>();
     if (nodes[m] instanceof Element && (nodes[m] as Element).name === 'a') {
@@ -296,7 +345,8 @@ function buildCluster(
         const path = parts.reverse().join('/');
         // several links on one path (vote arrow, title, site): keep the most title-like
         const prev = byPath.get(path);
-        if (prev === undefined || linkFit(prev) < linkFit(a)) byPath.set(path, a);
+        // (equal fits: the more specific URL, /releases/tag/v2 over /releases/latest)
+        if (prev === undefined || ownFit(prev) < ownFit(a) || (ownFit(prev) === ownFit(a) && urlDepth(linkUrl(a)) > urlDepth(linkUrl(prev)))) byPath.set(path, a);
       }
     }
     if (!byPath.size) continue;
@@ -311,15 +361,22 @@ function buildCluster(
     if (count < MIN_RECORDS) continue;
     let fit = 0;
     let width = 0;
+    const urls = new Set<string | undefined>();
+    const heading = HEADING_PATH.test(path);
     for (const r of records) {
       const a = r.byPath.get(path);
       if (a === undefined) continue;
       width += textWidth(linkText(a));
-      // a title written as link text beats one borrowed from a title/alt attribute (icons)
-      fit += linkFit(a);
+      const url = linkUrl(a);
+      urls.add(url);
+      // A title written as link text beats one borrowed from a title/alt attribute (icons). A
+      // link in a heading, or to a page below this list's own path (the record's detail page:
+      // /releases → /releases/tag/v2.10), is a title whatever its length ("v2.10", a code).
+      fit += heading && !DOWNLOAD_URL.test(url ?? '') ? Math.max(HEADING_MIN_FIT, linkFit(a)) : ownFit(a);
     }
-    // sum of fits = support × mean fit; a link inside a heading is a title by markup
-    const value = fit * (HEADING_PATH.test(path) ? HEADING_BONUS : 1);
+    // sum of fits = support × mean fit; a link inside a heading is a title by markup. A path whose
+    // links all lead to one place ("Latest release", "Reply") is not the records' own link.
+    const value = fit * (heading ? HEADING_BONUS : 1) * (urls.size / count);
     if (!best || value > best.value) best = { path, value, width: width / count };
   }
   if (!best) return undefined;

@@ -12,7 +12,7 @@ import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
 import { domIndex, subtreeText } from './dom.js';
-import { findLinkClusters, DATE_LIKE, type LinkCluster } from './clusters.js';
+import { findLinkClusters, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster } from './clusters.js';
 import { findPagination } from './pagination.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -41,6 +41,16 @@ export const MAX_ITEMS = 2000;
  * has the same record shape (measured: split lists score within a factor of 2 of each other;
  * sidebars fall far below because of the chrome penalty). */
 const MERGE_SCORE_SHARE = 0.35;
+/** Other content lists join the main one (contentClusters) from this share of the best score:
+ * measured on the list bench, SERP side blocks (news carousel, videos) score 0.35–0.45 of the
+ * organic results; teaser blocks of a news home page score 0.6–1. */
+const UNION_SCORE_SHARE = 0.3;
+/** Mean title width (see textWidth) of a joining list: headlines and result titles, not tag or
+ * menu words (TITLE_GOOD_WIDTH in clusters.ts is where title fit is full). */
+const UNION_MIN_WIDTH = 24;
+/** Share of a joining list's links that must lead away from this page's path (and not to files:
+ * images in a release note). */
+const UNION_ELSEWHERE_SHARE = 0.5;
 /** Containers merged when they share an ancestor within this many levels. */
 const MERGE_LEVELS = 3;
 
@@ -64,6 +74,8 @@ function innerLists(dom: ReturnType<typeof domIndex>, outer: LinkCluster, cluste
   for (const c of clusters) {
     if (c === outer || c.score < outer.score * MERGE_SCORE_SHARE || c.chromeFactor < outer.chromeFactor) continue;
     if (c.container === outer.container || !inside(dom, c.container, outer.container)) continue;
+    // links in the records' text (issue numbers, tags) are not lists of items
+    if (c.meanWidth < TITLE_MIN_WIDTH) continue;
     if (!outer.records.some((r) => inside(dom, c.container, r))) continue;
     if (inner.some((k) => inside(dom, c.container, k.container) || inside(dom, k.container, c.container))) continue;
     inner.push(c);
@@ -92,6 +104,59 @@ export function mainListClusters(page: Page): LinkCluster[] {
   return chosen;
 }
 
+/** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
+function urlPath(u: string): string | undefined {
+  try {
+    const x = new URL(u);
+    return `${x.host}${x.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The main list plus other lists of the same kind of content items (a news home page with several
+ * teaser blocks, a search result page whose organic results, news carousel, videos and ads are
+ * differently shaped blocks). A cluster joins when it is outside page chrome, its links are
+ * title-length, it does not overlap the records already chosen, and its links lead to other pages
+ * (not to this page's own path with other parameters: sort orders, filters, related searches).
+ */
+export function contentClusters(page: Page): LinkCluster[] {
+  const chosen = mainListClusters(page);
+  if (!chosen.length) return chosen;
+  const clusters = findLinkClusters(page);
+  const dom = domIndex(page);
+  const best = chosen[0]!;
+  const top = clusters[0]!.score;
+  const here = urlPath(page.url);
+  // covered[i] = 1 inside a chosen record; starts[i] = chosen records starting before i (prefix).
+  const covered = new Uint8Array(dom.size);
+  const startMark = new Int32Array(dom.size + 1);
+  const cover = (c: LinkCluster) => {
+    for (const r of c.records) {
+      covered.fill(1, r, dom.end[r]! + 1);
+      startMark[r + 1] = 1;
+    }
+  };
+  for (const c of chosen) cover(c);
+  let prefix = Int32Array.from(startMark);
+  for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
+  const overlaps = (c: LinkCluster) =>
+    c.records.some((r) => covered[r] === 1 || prefix[dom.end[r]! + 1]! - prefix[r + 1]! > 0);
+  for (const c of clusters) {
+    if (chosen.includes(c) || c.score < top * UNION_SCORE_SHARE || c.chromeFactor < 1 || c.chromeFactor < best.chromeFactor) continue;
+    if (c.meanWidth < UNION_MIN_WIDTH) continue;
+    const elsewhere = c.entries.filter((e) => urlPath(e.url) !== here && !DOWNLOAD_URL.test(e.url)).length;
+    if (elsewhere < c.entries.length * UNION_ELSEWHERE_SHARE) continue;
+    if (overlaps(c)) continue;
+    chosen.push(c);
+    cover(c);
+    prefix = Int32Array.from(startMark);
+    for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
+  }
+  return chosen;
+}
+
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
   const dom = domIndex(page);
@@ -104,7 +169,7 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const max = options.maxItems ?? MAX_ITEMS;
   const items: ListEntry[] = [];
   const seen = new Set<string>();
-  const chosen = mainListClusters(page);
+  const chosen = contentClusters(page);
   const entries = chosen.flatMap((c) => c.entries).sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;
