@@ -314,11 +314,11 @@ function buildCluster(
     }
     for (const u of inRecord) recordsPerUrl.set(u, (recordsPerUrl.get(u) ?? 0) + 1);
   }
-  const ownFit = (a: number) => {
+  const below = (a: number) => {
     const url = linkUrl(a);
-    const own = belowPath !== undefined && url !== undefined && url.startsWith(belowPath) && !DOWNLOAD_URL.test(url) && recordsPerUrl.get(url)! < 2;
-    return own ? Math.max(HEADING_MIN_FIT, linkFit(a)) : linkFit(a);
+    return belowPath !== undefined && url !== undefined && url.startsWith(belowPath) && !DOWNLOAD_URL.test(url) && recordsPerUrl.get(url)! < 2;
   };
+  const ownFit = (a: number) => (below(a) ? Math.max(HEADING_MIN_FIT, linkFit(a)) : linkFit(a));
   const pathCount = new Map<string, number>();
   const linkFit = (a: number) => {
     const url = linkUrl(a);
@@ -345,8 +345,9 @@ function buildCluster(
         const path = parts.reverse().join('/');
         // several links on one path (vote arrow, title, site): keep the most title-like
         const prev = byPath.get(path);
-        // (equal fits: the more specific URL, /releases/tag/v2 over /releases/latest)
-        if (prev === undefined || ownFit(prev) < ownFit(a) || (ownFit(prev) === ownFit(a) && urlDepth(linkUrl(a)) > urlDepth(linkUrl(prev)))) byPath.set(path, a);
+        // (equal fits of two links below the list's path: the more specific URL,
+        // /releases/tag/v2 over /releases/latest; otherwise the first)
+        if (prev === undefined || ownFit(prev) < ownFit(a) || (ownFit(prev) === ownFit(a) && below(a) && below(prev) && urlDepth(linkUrl(a)) > urlDepth(linkUrl(prev)))) byPath.set(path, a);
       }
     }
     if (!byPath.size) continue;
@@ -397,7 +398,10 @@ function buildCluster(
     let inter = 0;
     for (const p of r.byPath.keys()) if (common.has(p)) inter++;
     const sim = inter / (r.byPath.size + common.size - inter || 1);
-    if (sim < MIN_RECORD_SIMILARITY) continue;
+    // A record holding all the common paths plus extras (a search result with sitelinks, a
+    // teaser with a tag row) is the same kind of record, richer: admitted, scored as its Jaccard.
+    const contained = common.size > 0 && inter === common.size && r.byPath.has(best.path);
+    if (sim < MIN_RECORD_SIMILARITY && !contained) continue;
     const url = linkUrl(a);
     if (!url || seen.has(url)) continue;
     const title = linkText(a);

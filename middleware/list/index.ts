@@ -12,7 +12,8 @@ import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
 import { domIndex, subtreeText } from './dom.js';
-import { findLinkClusters, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster } from './clusters.js';
+import { Element } from 'domhandler';
+import { findLinkClusters, classSignature, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster } from './clusters.js';
 import { findPagination } from './pagination.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -114,6 +115,16 @@ function urlPath(u: string): string | undefined {
   }
 }
 
+/** Tag and class signature of an element and its two ancestors: `div.list>ul>li` style. */
+function containerSignature(dom: ReturnType<typeof domIndex>, i: number): string {
+  const parts: string[] = [];
+  for (let k = i, l = 0; k >= 0 && l < 3; k = dom.parent[k]!, l++) {
+    const n = dom.page.nodes[k];
+    parts.push(n instanceof Element ? `${n.name}.${classSignature(n)}` : '');
+  }
+  return parts.join('<');
+}
+
 /**
  * The main list plus other lists of the same kind of content items (a news home page with several
  * teaser blocks, a search result page whose organic results, news carousel, videos and ads are
@@ -143,6 +154,18 @@ export function contentClusters(page: Page): LinkCluster[] {
   for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
   const overlaps = (c: LinkCluster) =>
     c.records.some((r) => covered[r] === 1 || prefix[dom.end[r]! + 1]! - prefix[r + 1]! > 0);
+  // Sections of one list (a directory split by letter or region, one <dd> per section): clusters
+  // in containers of the same signature as a chosen one, with the same record shape, join
+  // whatever their score (short names score low on title fit but are one list).
+  const sigs = new Set(chosen.map((c) => `${containerSignature(dom, c.container)}|${c.recordTag}|${c.titlePath}`));
+  for (const c of clusters) {
+    if (chosen.includes(c) || c.chromeFactor < best.chromeFactor || chosen.some((k) => k.container === c.container)) continue;
+    if (!sigs.has(`${containerSignature(dom, c.container)}|${c.recordTag}|${c.titlePath}`) || overlaps(c)) continue;
+    chosen.push(c);
+    cover(c);
+    prefix = Int32Array.from(startMark);
+    for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
+  }
   for (const c of clusters) {
     if (chosen.includes(c) || c.score < top * UNION_SCORE_SHARE || c.chromeFactor < 1 || c.chromeFactor < best.chromeFactor) continue;
     if (c.meanWidth < UNION_MIN_WIDTH) continue;
