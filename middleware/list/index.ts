@@ -52,6 +52,9 @@ const UNION_MIN_WIDTH = 24;
 /** Share of a joining list's links that must lead away from this page's path (and not to files:
  * images in a release note). */
 const UNION_ELSEWHERE_SHARE = 0.5;
+/** New items a block nested inside one record of the main list must add to join (a carousel of
+ * stories absorbed as one record shows its first story as that record's link). */
+const NESTED_BLOCK_NEW = 2;
 /** Containers merged when they share an ancestor within this many levels. */
 const MERGE_LEVELS = 3;
 
@@ -152,8 +155,15 @@ export function contentClusters(page: Page): LinkCluster[] {
   for (const c of chosen) cover(c);
   let prefix = Int32Array.from(startMark);
   for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
-  const overlaps = (c: LinkCluster) =>
-    c.records.some((r) => covered[r] === 1 || prefix[dom.end[r]! + 1]! - prefix[r + 1]! > 0);
+  const chosenUrls = new Set(chosen.flatMap((c) => c.entries.map((e) => e.url)));
+  // A cluster overlaps when one of its records holds a chosen record (it is the same list seen
+  // coarser) or sits inside one — unless it is a block of several items nested in a single
+  // record of the main list (a news carousel among search results): then it adds those items.
+  const overlaps = (c: LinkCluster) => {
+    if (c.records.some((r) => prefix[dom.end[r]! + 1]! - prefix[r]! > 0)) return true;
+    if (!c.records.some((r) => covered[r] === 1)) return false;
+    return c.entries.filter((e) => !chosenUrls.has(e.url)).length < NESTED_BLOCK_NEW;
+  };
   // Sections of one list (a directory split by letter or region, one <dd> per section): clusters
   // in containers of the same signature as a chosen one, with the same record shape, join
   // whatever their score (short names score low on title fit but are one list).
@@ -163,6 +173,7 @@ export function contentClusters(page: Page): LinkCluster[] {
     if (!sigs.has(`${containerSignature(dom, c.container)}|${c.recordTag}|${c.titlePath}`) || overlaps(c)) continue;
     chosen.push(c);
     cover(c);
+    for (const e of c.entries) chosenUrls.add(e.url);
     prefix = Int32Array.from(startMark);
     for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
   }
@@ -174,6 +185,7 @@ export function contentClusters(page: Page): LinkCluster[] {
     if (overlaps(c)) continue;
     chosen.push(c);
     cover(c);
+    for (const e of c.entries) chosenUrls.add(e.url);
     prefix = Int32Array.from(startMark);
     for (let i = 1; i <= dom.size; i++) prefix[i]! += prefix[i - 1]!;
   }

@@ -144,3 +144,52 @@ describe('listMiddleware', () => {
     expect(ctx.item.nextPage).toBe(expected.nextPage);
   });
 });
+
+describe('several content lists on one page (round 2)', () => {
+  const result = (i: number, host: string, title: string) =>
+    `<div class="res"><a href="https://${host}/doc/${i}"><h3>${title}</h3><cite>${host} › doc</cite></a><p>Snippet ${i} describing the page in a sentence or two of text for the reader.</p></div>`;
+  const story = (i: number) =>
+    `<div class="story"><a href="https://news${i}.example.org/2024/05/story-${i}"><div>Outlet ${i}</div><div>A headline about the subject number ${i} that runs long</div><span>${i} hours ago</span></a></div>`;
+  const html = `<html><body><div id="search"><div class="results">
+    ${result(1, 'alpha.example', 'First organic result title here')}
+    ${result(2, 'beta.example', 'Second organic result title here')}
+    <div class="block"><h2>Top stories</h2><div class="carousel">${story(1)}${story(2)}${story(3)}</div></div>
+    ${result(3, 'gamma.example', 'Third organic result title here')}
+    ${result(4, 'delta.example', 'Fourth organic result title here')}
+    </div>
+    <div class="related"><div class="rel"><a href="/search?q=foo+bar">foo bar related query</a></div><div class="rel"><a href="/search?q=foo+baz">foo baz related query</a></div><div class="rel"><a href="/search?q=foo+qux">foo qux related query</a></div></div>
+    </div></body></html>`;
+  const r = extractList(createPage({ url: 'https://search.example.com/search?q=foo', body: html }));
+  const urls = r.items.map((i) => i.url);
+  it('returns the organic results and the differently shaped news block', () => {
+    for (const i of [1, 2, 3]) expect(urls).toContain(`https://news${i}.example.org/2024/05/story-${i}`);
+    expect(urls).toContain('https://alpha.example/doc/1');
+    expect(urls).toContain('https://delta.example/doc/4');
+  });
+  it('leaves out refinements of this page (same path, other query)', () => {
+    expect(urls.some((u) => u.includes('/search?'))).toBe(false);
+  });
+});
+
+describe('record links (round 2)', () => {
+  it('takes the record\'s own detail link, not a download, a user or a recurring "latest" link', () => {
+    const rel = (v: string, latest: boolean) => `<div class="release">
+      ${latest ? '<span><a href="/o/r/releases/latest">Latest release</a></span>' : ''}
+      <div class="head"><a href="/o/r/releases/tag/${v}">${v}</a></div>
+      <p><a href="/someone">someone</a> released this on Oct 21, 2019</p>
+      <div class="notes">Fixes a bug in the loader and improves the build output for everyone.</div>
+      <details><a href="/o/r/archive/${v}.tar.gz">Source code (tar.gz)</a><a href="/o/r/archive/${v}.zip">Source code (zip)</a></details>
+    </div>`;
+    const html = `<html><body><main><div class="list">${rel('v2.1', true)}${rel('v2.0', false)}${rel('v1.9', false)}${rel('v1.8', false)}</div></main></body></html>`;
+    const r = extractList(createPage({ url: 'https://code.example.com/o/r/releases', body: html }));
+    expect(r.items.map((i) => i.url)).toEqual(['v2.1', 'v2.0', 'v1.9', 'v1.8'].map((v) => `https://code.example.com/o/r/releases/tag/${v}`));
+  });
+  it('joins the sections of a directory split into blocks, whatever their link widths', () => {
+    const section = (letter: string, n: number) =>
+      `<dl class="city-list"><dt>${letter}</dt><dd>${Array.from({ length: n }, (_, i) => `<a href="/city/${letter}${i}">${letter}城${i}</a>`).join('')}</dd></dl>`;
+    const html = `<html><body><nav><a href="/">Home</a><a href="/about">About</a><a href="/help">Help</a></nav><article>${section('a', 12)}${section('b', 5)}${section('c', 4)}</article></body></html>`;
+    const r = extractList(createPage({ url: 'http://dir.example.cn/cities', body: html }));
+    expect(r.items).toHaveLength(21);
+    expect(r.items.map((i) => i.url)).toContain('http://dir.example.cn/city/c3');
+  });
+});
