@@ -173,12 +173,14 @@ const PATTERNS: Pattern[] = [
   },
   // 刚刚 / just now
   {
-    re: /刚刚|剛剛|just now|gerade eben|à l'instant/giu,
+    re: /刚刚|剛剛|(?<![\p{L}])(?:just now|gerade eben|à l'instant)(?![\p{L}])/giu,
     build: (_m, o) => ({ ...partsOf(o.now), relative: true, exact: o.now }),
   },
   // 今天/昨天/前天 [13:43], today/yesterday [at 13:43], heute/gestern, aujourd'hui/hier, hoy/ayer
   {
-    re: new RegExp(`(今天|昨天|前天|today|yesterday|heute|gestern|vorgestern|aujourd'hui|avant-hier|hier|hoy|ayer|anteayer)(?:${TIME_SEP}${TIME})?`, 'giu'),
+    // Latin words must stand alone ("ayer" is not in "mayerei"); French "hier" is also German
+    // "here", so it counts only with a time after it.
+    re: new RegExp(`(今天|昨天|前天|(?<![\\p{L}])(?:today|yesterday|heute|gestern|vorgestern|aujourd'hui|avant-hier|hoy|ayer|anteayer)(?![\\p{L}])|(?<![\\p{L}])hier(?=,?\\s*(?:à\\s*)?\\d{1,2}[:h]\\d{2}))(?:${TIME_SEP}${TIME})?`, 'giu'),
     build: (m, o) => {
       const w = m[1]!.toLowerCase();
       const back = ['昨天', 'yesterday', 'gestern', 'hier', 'ayer'].includes(w) ? 1 : ['前天', 'vorgestern', 'avant-hier', 'anteayer'].includes(w) ? 2 : 0;

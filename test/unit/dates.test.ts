@@ -63,3 +63,12 @@ describe('normaliseDateValue', () => {
     expect(normaliseDateValue('1567835025', { now })?.year).toBe(2019);
   });
 });
+
+describe('relative words stand alone', () => {
+  it('does not find "ayer" inside a word or German "hier" without a time', () => {
+    expect(findDates('Bäckerei Mayerei', { now })).toEqual([]);
+    expect(findDates('Ich bin hier und warte', { now })).toEqual([]);
+    expect(parseDate('hier à 14:30', { now })?.day).toBe(29);
+    expect(parseDate('Yesterday, 10:20 AM', { now })?.hour).toBe(10);
+  });
+});
