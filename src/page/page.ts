@@ -290,6 +290,8 @@ function readMeta(doc: Document): { meta: Map<string, string>; lang?: string; ba
   return { meta, lang: lang || undefined, base, bodyEl, title: title ?? '' };
 }
 
+const JSONLD_WRAPPER = /^\s*(?:<!\[CDATA\[|<!--)|(?:\]\]>|-->)\s*$/g;
+
 function collectJsonLd(doc: Document): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const stack: AnyNode[] = [...doc.children];
@@ -312,7 +314,8 @@ function collectJsonLd(doc: Document): Record<string, unknown>[] {
     }
   };
   for (const s of scripts.reverse()) {
-    const raw = s.children.map((c) => (c instanceof Text ? c.data : '')).join('').trim();
+    // Some pages wrap their JSON-LD in `<![CDATA[ … ]]>` or an HTML comment, which JSON.parse rejects.
+    const raw = s.children.map((c) => (c instanceof Text ? c.data : '')).join('').replace(JSONLD_WRAPPER, '').trim();
     if (!raw) continue;
     try {
       push(JSON.parse(raw));

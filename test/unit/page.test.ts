@@ -91,3 +91,13 @@ describe('noscript fallback', () => {
     expect(p.segments.map((s) => s.text).join(' ')).not.toContain('enable JavaScript');
   });
 });
+
+describe('JSON-LD wrappers', () => {
+  it('reads JSON-LD wrapped in CDATA or a comment', () => {
+    const p = createPage({
+      url: 'http://x.test/',
+      body: '<html><head><script type="application/ld+json"><![CDATA[{"headline":"A"}]]></script><script type="application/ld+json"><!-- {"headline":"B"} --></script></head><body></body></html>',
+    });
+    expect(p.jsonLd().map((o) => o.headline).sort()).toEqual(['A', 'B']);
+  });
+});
