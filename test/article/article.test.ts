@@ -4,23 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createPage } from '../../src/page/page.js';
 import { Extractor } from '../../src/extract.js';
-import { itemSchema, type PageLabel } from '../../src/item.js';
-import type { Middleware } from '../../src/middleware/types.js';
+import { itemSchema } from '../../src/item.js';
 import { extractArticle, cutSiteName, longestCommonSubstring } from '../../middleware/article/index.js';
 
-/**
- * The chain sets `ctx.label` in the page-type middleware (from the request's label, else the
- * classifier). That middleware skips itself while its model file is being retrained, so these
- * tests add the request-label step themselves: they test the article stage, not the classifier.
- */
-const labelFromRequest: Middleware = {
-  name: 'label-from-request',
-  priority: 50,
-  process(ctx) {
-    ctx.label ??= ctx.request.label as PageLabel | undefined;
-  },
-};
-const articleExtractor = () => new Extractor({ kind: 'article', extra: [labelFromRequest] });
+const articleExtractor = () => new Extractor({ kind: 'article' });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'fixtures', 'article');
