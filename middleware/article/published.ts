@@ -18,6 +18,16 @@ const META_KEYS = [
   'bytedance:published_time', 'weibo:article:create_at', 'og:time', 'firstpublishedtime', 'displaydate', 'created', 'article:created',
   'dateCreated'.toLowerCase(), 'citation_publication_date', 'citation_date', 'prism.publicationdate', 'nv:date',
 ];
+/** Meta keys of the last modification: a publish time only as the last resort (sites that expose
+ * one machine date often name it "updated" — and a page edited later still dates close to its
+ * publication, which beats no date; htmldate's default also takes the latest date). */
+const MODIFIED_KEYS = ['article:modified_time', 'og:updated_time', 'datemodified', 'dateupdate', 'dateupdated', 'dc.date.modified', 'dcterms.modified', 'last-modified', 'lastmod'];
+/** Publish-time fields in inline script data (`window.DATA = {"pubtime": "2019-09-07 19:02:26"}`,
+ * `var publish_time = "…"`): the page state that script-rendered news pages display from. Key
+ * names follow the meta keys above; the value is an ISO-like date or a Unix epoch (s or ms). */
+const SCRIPT_DATE = /["']?\b(?:pub_?time|pub_?date|publish_?time|publish_?date|published_?time|published_?at|publishdatetime|date_?published|release_?time|release_?date|first_?publish(?:ed)?_?(?:time|date))["']?\s*[:=]\s*["']?(\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{10}(?:\d{3})?)\b/i;
+/** Inline scripts longer than this are libraries, not page state (page state of a news page is a few KB). */
+const MAX_SCRIPT_STATE = 200_000;
 /** Text cues before a publish time (zh, en, de, fr, es). */
 const PUBLISH_CUE = /(?:发布|发表|发稿|刊发|出版|更新)?(?:时间|日期|于)\s*[:：]?\s*$|(?:published|posted|posted on|published on|updated|date|on|am|le|el|veröffentlicht|publié|publicado)\s*[:：]?\s*$/i;
 /** Cues that the date is not the publish time (modification, comment, copyright, events). */
@@ -59,6 +69,29 @@ function fromJsonLd(page: Page, o: DateOptions): DateMatch | undefined {
       const d = typeof v === 'string' || typeof v === 'number' ? normaliseDateValue(v, o) : undefined;
       if (d) return d;
     }
+  }
+  return undefined;
+}
+
+function fromModified(page: Page, o: DateOptions): DateMatch | undefined {
+  for (const k of MODIFIED_KEYS) {
+    const v = page.meta.get(k);
+    const d = v ? normaliseDateValue(v, o) : undefined;
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/** The first publish-time field of inline script data (see SCRIPT_DATE). */
+function fromScripts(page: Page, o: DateOptions): DateMatch | undefined {
+  for (const n of page.nodes) {
+    if (!(n instanceof Element) || n.name !== 'script' || n.attribs.src !== undefined) continue;
+    if ((n.attribs.type ?? '').toLowerCase().includes('ld+json')) continue;
+    const raw = n.children.map((c) => ('data' in c ? (c as { data: string }).data : '')).join('');
+    if (!raw || raw.length > MAX_SCRIPT_STATE) continue;
+    const m = SCRIPT_DATE.exec(raw);
+    const d = m ? normaliseDateValue(m[1]!.replace(/^(\d{4})-(\d)(?=-)/, '$1-0$2').replace(/^(\d{4}-\d{2})-(\d)(?!\d)/, '$1-0$2'), o) : undefined;
+    if (d) return d;
   }
   return undefined;
 }
@@ -165,7 +198,7 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER });
   const text = found?.d;
-  const machine = fromJsonLd(page, o) ?? fromMeta(page, o);
+  const machine = fromJsonLd(page, o) ?? fromMeta(page, o) ?? fromScripts(page, o);
   if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {
     return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   }
@@ -177,6 +210,12 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
     // a machine value with only a day gains the displayed time
     if (shown && m.precision === 'day' && shown.precision !== 'day') return { iso: shown.iso, text: shown.text, source: 'text', precision: shown.precision };
     return { iso: m.iso, text: shown?.text ?? (el && el.d === m ? el.shown || undefined : undefined), source: machine ? 'meta' : 'time', precision: m.precision };
+  }
+  // a displayed date without a year (09-30, 9月30日), or none at all: the modification time the
+  // page declares, when it falls on the displayed month and day (or nothing is displayed)
+  const modified = (!text || text.yearInferred) ? fromModified(page, o) : undefined;
+  if (modified && (!text || (modified.month === text.month && modified.day === text.day))) {
+    return { iso: modified.iso, text: text?.text, source: 'meta', precision: modified.precision };
   }
   if (text) return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   return undefined;

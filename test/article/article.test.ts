@@ -94,6 +94,26 @@ describe('extractArticle on fixtures', () => {
   });
 });
 
+describe('publish time from page data', () => {
+  const body = `<div class="content"><p>${'城市公园的改造工程今天全面完成，市民可以在湖边散步、健身和休息。'.repeat(6)}</p><p>${'工程历时两年，新增绿地面积三万平方米，种植乔木两千余株。'.repeat(6)}</p></div>`;
+  const fetchedAt = new Date('2026-11-30T12:00:00Z');
+
+  it('reads the publish time of inline script data (script-rendered pages)', () => {
+    const html = `<html><head><title>公园改造完成</title><script>window.DATA = {"title": "公园改造完成", "pubtime": "2019-09-07 19:02:26", "media": "某报"};</script></head><body><h1>公园改造完成</h1>${body}</body></html>`;
+    const a = extractArticle(createPage({ url: 'https://news.example.cn/a/1.html', body: html, fetchedAt }))!;
+    expect(a.publishedAt).toBe('2019-09-07T19:02:26+08:00');
+  });
+
+  it('completes a displayed date without a year from the declared modification time on the same day', () => {
+    const html = `<html><head><title>公园改造完成</title><meta itemprop="dateUpdate" content="2019-09-30 22:46:13"></head><body><h1>公园改造完成</h1><div class="info"><span>发布时间：9月30日</span></div>${body}</body></html>`;
+    const a = extractArticle(createPage({ url: 'https://news.example.cn/a/2.html', body: html, fetchedAt }))!;
+    expect(a.publishedAt).toBe('2019-09-30T22:46:13+08:00');
+    // a modification on another day is not the publication of "9月30日"
+    const other = extractArticle(createPage({ url: 'https://news.example.cn/a/3.html', body: html.replace('2019-09-30 22:46:13', '2019-10-30 22:46:13'), fetchedAt }))!;
+    expect(other.publishedAt?.startsWith('2026-09-30')).toBe(true);
+  });
+});
+
 describe('bad input', () => {
   it('survives 10,000-deep nesting without overflowing the stack', () => {
     const depth = 10_000;
