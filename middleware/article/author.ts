@@ -20,14 +20,16 @@ const MAX_LATIN_NAME_WORDS = 10;
 const CUE_WINDOW = 300;
 /** Meta keys naming the writer. */
 const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
-/** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue. */
-const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字)\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
+/** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue. "原创：" opens
+ * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
+const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
 /** "石佳/中国青年报": writer / outlet at the start of the body. */
 const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
-/** "……举行。（张巨峰）" or "（记者 张三）": the writer in brackets closing the body. */
-const TRAILING_NAME = /[（(](?:记者|作者|文)?\s*([\p{Script=Han}·]{2,4}(?:[\s、][\p{Script=Han}·]{2,4}){0,3})\s*[）)]\s*$/u;
-/** A dateline of a self-media post: "华夏人文 2020-03-09 18:14:21", "2019-05-17 · 苏皖城市报道". */
-const DATELINE_NAME = /^(?:([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*[·|｜]\s*([\p{Script=Han}\w·]{2,12}))$/u;
+/** "……举行。（张巨峰）", "（记者 张三）", "(文/图 张三 李四)": the writer in brackets closing the body. */
+const TRAILING_NAME = /[（(](?:记者|作者|文(?:\s*[/／]\s*图)?\s*[/／]?)?\s*([\p{Script=Han}·]{2,4}(?:[\s、][\p{Script=Han}·]{2,4}){0,3})\s*[）)]\s*$/u;
+/** A dateline of a self-media post: "华夏人文 2020-03-09 18:14:21", "原创 GameForce 2019-09-04 22:18"
+ * (a badge before the account), "2019-05-17 · 苏皖城市报道", "2020-06-05 20:35 张三 李四" (writers after the time). */
+const DATELINE_NAME = /^(?:(?:原创\s+)?([\p{Script=Han}\w·]{2,12})\s+\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}[\d\s:：日]*[·|｜]\s*([\p{Script=Han}\w·]{2,12})|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?\s+\d{1,2}[:：]\d{2}(?:[:：]\d{2})?\s+([\p{Script=Han}·]{2,6}(?:\s+[\p{Script=Han}·]{2,6}){0,4}))$/u;
 /** Picture captions and credits ("图片来源：", "资料图：", "图/"): their names are photographers. */
 const CAPTION_LINE = /^(?:图片来源|图片|资料图|图源|图\s*[/／:：]|摄影|photo|image)/i;
 /** A name followed by 摄 / 摄影 is a photo credit. */
@@ -47,9 +49,9 @@ const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'c
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
-const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等中据或及])|[中时后的了称说摄]$|(?:理事|主任|教授|院长|主席|经理|总监|部长|局长|书记|专家|研究员|秘书长|董事长|总裁)$/;
+const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等据或及]|中(?!国))|[中时后的了称说摄]$|(?:理事|主任|教授|院长|主席|经理|总监|部长|局长|书记|专家|研究员|秘书长|董事长|总裁)$/;
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in
  * running text must start with one, or the cue was prose ("记者透露", "记者讲述自己"). */
 const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝']);
@@ -72,7 +74,8 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
   // "澎湃号 > 中国广州发布": the last step of a channel path
   if (/\s[>›»]\s/.test(s)) s = s.split(/\s[>›»]\s/).pop()!.trim();
-  s = s.replace(/[,，;；:：]+$/, '').trim();
+  // an account name beside its follow button ("中国广州发布 关注")
+  s = s.replace(/\s*\+?\s*(?:关注|订阅|follow)$/iu, '').replace(/[,，;；:：]+$/, '').trim();
   if (!s || s.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(s)) return undefined;
   if (!/\p{L}/u.test(s) || /^[[【(（]/.test(s)) return undefined;
   if (/\p{Script=Han}/u.test(s)) {
@@ -185,15 +188,15 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     if (m && PHOTO_AFTER.test(head.slice(m.index + m[0].length))) continue;
     if (m) {
       const v = cleanName(m[1], sites);
-      // after 记者 the name is a real name; 作者/文/ may introduce a pen name
-      // …only when the cue sits in running text (a Han character before it), not in a byline
+      // a cue inside running text (a Han character before it) must be followed by a real name
+      // starting with a common surname: "记者透露", or 作者 inside 工作者 ("广大工作者毫不松懈");
+      // in a byline (no Han character before the cue) 作者/文/ may introduce a pen name
       const prose = m.index > 0 && /\p{Script=Han}/u.test(head[m.index - 1]!);
-      const reporter = prose && /记者|通讯员/.test(m[0].slice(0, m[0].length - m[1]!.length));
-      if (v && (!reporter || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return { strong: v };
+      if (v && (!prose || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return { strong: v };
     }
     if (!weak && near && s.index <= bodyStart && s.text.length <= 60) {
       const d = DATELINE_NAME.exec(s.text);
-      weak = d ? cleanName(d[1] ?? d[2], sites) : undefined;
+      weak = d ? cleanName(d[1] ?? d[2] ?? d[3], sites) : undefined;
     }
     // a name alone on the line under the headline ("胡平", "赵延东、风笑天")
     if (!weak && s.index > anchor && s.index < bodyStart && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {

@@ -114,6 +114,26 @@ describe('publish time from page data', () => {
   });
 });
 
+describe('Chinese bylines', () => {
+  const para = (t: string) => `<p>${t.repeat(5)}</p>`;
+  const page = (inner: string) => createPage({ url: 'https://news.example.cn/a/9.html', body: `<html><head><title>金融知识进万家活动启动</title></head><body><h1>金融知识进万家活动启动</h1>${inner}</body></html>` });
+  const body = para('活动期间，工作人员走进社区和学校，向居民讲解防范电信诈骗的知识。') + para('参加活动的居民纷纷表示，这样的宣传通俗易懂，很有帮助。');
+
+  it('reads writers after the time of a dateline', () => {
+    expect(extractArticle(page(`<div class="info">2020-06-05 20:35 叨叨姐 胡一刀</div>${body}`))!.author).toBe('叨叨姐 胡一刀');
+  });
+  it('reads a "文/图" credit closing the body', () => {
+    expect(extractArticle(page(`${body}<p>活动将持续到月底。(文/图 刘玺东 易赛楠)</p>`))!.author).toBe('刘玺东 易赛楠');
+  });
+  it('reads the writer after 原创： and cuts 编译', () => {
+    expect(extractArticle(page(`<p>原创： 路闻卓立编译 人民币交易与研究</p>${body}`))!.author).toBe('路闻卓立');
+  });
+  it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
+    expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
+    expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
+  });
+});
+
 describe('bad input', () => {
   it('survives 10,000-deep nesting without overflowing the stack', () => {
     const depth = 10_000;
