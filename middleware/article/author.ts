@@ -20,11 +20,16 @@ const MAX_LATIN_NAME_WORDS = 10;
 const CUE_WINDOW = 300;
 /** Meta keys naming the writer. */
 const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
-/** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue. "原创：" opens
+/** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
+ * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
-const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|时间|日期|\d)/u;
+const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
 /** "石佳/中国青年报": writer / outlet at the start of the body. */
 const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
+/** A closing credit on its own line sits within this many DFS nodes after the body's last paragraph
+ * and is no longer than a bracketed name list. */
+const TRAILING_LINE_NODES = 12;
+const TRAILING_LINE_MAX = 24;
 /** "……举行。（张巨峰）", "（记者 张三）", "(文/图 张三 李四)": the writer in brackets closing the body. */
 const TRAILING_NAME = /[（(](?:记者|作者|文(?:\s*[/／]\s*图)?\s*[/／]?)?\s*([\p{Script=Han}·]{2,4}(?:[\s、][\p{Script=Han}·]{2,4}){0,3})\s*[）)]\s*$/u;
 /** A dateline of a self-media post: "华夏人文 2020-03-09 18:14:21", "原创 GameForce 2019-09-04 22:18"
@@ -56,7 +61,7 @@ const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到
  * running text must start with one, or the cue was prose ("记者透露", "记者讲述自己"). */
 const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝']);
 /** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
-const OUTLET = /(?:网|报|社|台|新闻|消息|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
+const OUTLET = /(?:网|网络|报|社|台|新闻|消息|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
 const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}|(?=[^\s]*[A-Za-z])[\p{Script=Han}A-Za-z0-9·_]{2,16})$/u;
 /** English byline prefix. */
@@ -206,7 +211,8 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
       const o = NAME_SLASH_OUTLET.exec(s.text);
       weak = o ? cleanName(o[1], sites) : undefined;
     }
-    if (tailFrom !== undefined && s.index === tailFrom && !trailing) {
+    // the closing credit: in the body's last paragraph, or alone on a line just after it ("（袁源）")
+    if (tailFrom !== undefined && !trailing && (s.index === tailFrom || (s.index > tailFrom && s.index <= tailFrom + TRAILING_LINE_NODES && s.text.length <= TRAILING_LINE_MAX && /^[（(]/.test(s.text)))) {
       const t = TRAILING_NAME.exec(s.text);
       if (t) trailing = cleanName(t[1], sites);
     }

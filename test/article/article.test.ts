@@ -128,6 +128,12 @@ describe('Chinese bylines', () => {
   it('reads the writer after 原创： and cuts 编译', () => {
     expect(extractArticle(page(`<p>原创： 路闻卓立编译 人民币交易与研究</p>${body}`))!.author).toBe('路闻卓立');
   });
+  it('reads 记者 … 发自, a "文：" credit, and a bracketed credit line after the body (not a bracketed table heading)', () => {
+    expect(extractArticle(page(`<p>本报记者罗科苏盈发自北京</p>${body}`))!.author).toBe('罗科苏盈');
+    expect(extractArticle(page(`${body}<p>文：眉间尺</p>`))!.author).toBe('眉间尺');
+    expect(extractArticle(page(`<div>${body}</div><div>（袁源）</div>`))!.author).toBe('袁源');
+    expect(extractArticle(page(`<div>${body}</div><div>专业名称（代码）</div>`))!.author).toBeUndefined();
+  });
   it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
     expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
     expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
