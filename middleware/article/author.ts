@@ -64,6 +64,10 @@ const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭�
 const OUTLET = /(?:网|网络|报|社|台|新闻|消息|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
 const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}|(?=[^\s]*[A-Za-z])[\p{Script=Han}A-Za-z0-9·_]{2,16})$/u;
+/** A month-name date (with its weekday) after a Latin-script byline, and everything after it. */
+const LATIN_DATE_TAIL = /\s*(?:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}).*$/i;
+/** A job title closing a Latin-script byline (one capitalised qualifier, then the role). */
+const JOB_TITLE_TAIL = /(?<=\p{Ll}\.?)\s+(?:[A-Z][a-z]+\s+)?(?:Editor|Reporter|Correspondent|Writer|Columnist|Contributor|Producer)$/u;
 /** English byline prefix. */
 const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
 
@@ -77,6 +81,9 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/(?:\s+\S{0,6}报道|\s*(?:整合|整理|编译|综合)|\s+记者\S*)$/u, '').trim();
   // cut at a date, a separator or a role
   s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
+  // "Joshua Sokol May 20, 2019", "Lucas Nolan22 Dec 2016": a displayed date glued to the name;
+  // "Ben Silverman Games Editor": the writer's job title after the name
+  s = s.replace(LATIN_DATE_TAIL, '').replace(JOB_TITLE_TAIL, '').trim();
   // "澎湃号 > 中国广州发布": the last step of a channel path
   if (/\s[>›»]\s/.test(s)) s = s.split(/\s[>›»]\s/).pop()!.trim();
   // an account name beside its follow button ("中国广州发布 关注")
@@ -107,17 +114,18 @@ function jsonLdAuthor(page: Page, sites: string[]): string | undefined {
   const objs = [...jsonLdArticles(page), ...jsonLdObjects(page).filter((o) => o.author !== undefined)];
   for (const o of objs) {
     const a = o.author ?? o.creator;
-    const list = (Array.isArray(a) ? a : [a]).flatMap((x) => {
+    const list = (Array.isArray(a) ? a : [a]).flatMap((x): (string | { name: string; person: boolean })[] => {
       if (typeof x === 'string') return [x];
       if (x && typeof x === 'object') {
         const t = String((x as Record<string, unknown>)['@type'] ?? '');
         if (/organization/i.test(t)) return [];
         const name = (x as Record<string, unknown>).name;
-        return typeof name === 'string' ? [name] : [];
+        // a declared Person is a person even when the site bears their name (a personal blog)
+        return typeof name === 'string' ? [{ name, person: /person/i.test(t) }] : [];
       }
       return [];
     });
-    const names = list.map((x) => cleanName(x, sites)).filter((x): x is string => Boolean(x));
+    const names = list.map((x) => (typeof x === 'string' ? cleanName(x, sites) : cleanName(x.name, x.person ? [] : sites))).filter((x): x is string => Boolean(x));
     if (names.length) return [...new Set(names)].join(', ');
   }
   return undefined;
@@ -153,7 +161,9 @@ function elementAuthor(page: Page, sites: string[], anchor: number): string | un
     const nameEl = findItempropName(node);
     const text = collapse(textOf(nameEl ?? node));
     if (text.length > MAX_AUTHOR_LENGTH) continue;
-    const v = cleanName(text, sites);
+    // microdata that types the author as a Person: a person even on a site named after them
+    const person = /schema\.org\/Person/i.test(a.itemtype ?? '');
+    const v = cleanName(text, person ? [] : sites);
     if (v) return v;
   }
   return undefined;

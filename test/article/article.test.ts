@@ -140,6 +140,25 @@ describe('Chinese bylines', () => {
   });
 });
 
+describe('Latin bylines', () => {
+  const prose = `<p>${'The council approved the new bridge after a long debate, and work starts in spring. '.repeat(6)}</p><p>${'Residents welcomed the decision, though some worry about the traffic during construction. '.repeat(5)}</p>`;
+  const page = (head: string, byline: string) => createPage({ url: 'https://jane.example.org/bridge', body: `<html><head><title>Council approves the bridge | Jane Doe</title>${head}</head><body><h1>Council approves the bridge</h1>${byline}${prose}</body></html>` });
+
+  it('cuts a displayed date and a job title from the byline', () => {
+    expect(extractArticle(page('', '<div class="byline">By Joshua Sokol May 20, 2019</div>'))!.author).toBe('Joshua Sokol');
+    expect(extractArticle(page('', '<div class="byline">Lucas Nolan22 Dec 2016</div>'))!.author).toBe('Lucas Nolan');
+    expect(extractArticle(page('', '<div class="byline">Joe Wee Monday, 29 February 2016</div>'))!.author).toBe('Joe Wee');
+    expect(extractArticle(page('', '<div class="byline">Ben Silverman Games Editor</div>'))!.author).toBe('Ben Silverman');
+  });
+
+  it('keeps a declared Person on a site named after them, not an undeclared site name', () => {
+    const ld = '<script type="application/ld+json">{"@type": "BlogPosting", "author": {"@type": "Person", "name": "Jane Doe"}}</script>';
+    expect(extractArticle(page(ld, ''))!.author).toBe('Jane Doe');
+    expect(extractArticle(page('<meta property="og:site_name" content="Jane Doe"><meta name="author" content="Jane Doe">', ''))!.author).toBeUndefined();
+    expect(extractArticle(page('', '<span itemprop="author" itemscope itemtype="http://schema.org/Person"><span itemprop="name">Jane Doe</span></span>'))!.author).toBe('Jane Doe');
+  });
+});
+
 describe('bad input', () => {
   it('survives 10,000-deep nesting without overflowing the stack', () => {
     const depth = 10_000;
