@@ -8,7 +8,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
 import { classTokens } from './tree.js';
-import { jsonLdArticles } from './title.js';
+import { jsonLdArticles, metaFields } from './title.js';
 import { jsonLdObjects } from './jsonld.js';
 
 /** A byline longer than this is a sentence, not a name list. */
@@ -18,8 +18,8 @@ const MAX_LATIN_NAME_WORDS = 10;
 /** Elements scanned for Chinese cues: within this many DFS nodes after the headline (bylines sit
  * between the headline and the body) or in the last lines of the body. */
 const CUE_WINDOW = 300;
-/** Meta keys naming the writer. */
-const META_KEYS = ['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
+/** Meta keys naming the writer (read through `metaFields`: Dublin Core first, as Readability does). */
+const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 'article:author', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
@@ -132,8 +132,9 @@ function jsonLdAuthor(page: Page, sites: string[]): string | undefined {
 }
 
 function metaAuthor(page: Page, sites: string[]): string | undefined {
+  const meta = metaFields(page);
   for (const k of META_KEYS) {
-    const v = cleanName(page.meta.get(k), sites);
+    const v = cleanName(meta.get(k), sites);
     if (v) return v;
   }
   return undefined;

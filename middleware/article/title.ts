@@ -74,14 +74,47 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
-/** The meta title: og:title, twitter:title, JSON-LD headline, Dublin Core. */
+const metaCache = new WeakMap<Page, Map<string, string>>();
+
+/**
+ * Meta fields keyed by every token of `name` and `property` (RDFa allows several space-separated
+ * properties: `property="dc:creator og:author"`; a tag may carry both attributes), lower-cased,
+ * Dublin Core separators unified (`DC.title`, `dc:title`, `dc-title` → `dc:title`). First value
+ * wins. The core's `page.meta` keys one attribute verbatim, which misses those forms.
+ */
+export function metaFields(page: Page): Map<string, string> {
+  const hit = metaCache.get(page);
+  if (hit) return hit;
+  const out = new Map<string, string>();
+  for (const n of page.nodes) {
+    if (!(n instanceof Element) || n.name !== 'meta') continue;
+    const content = n.attribs.content;
+    if (content === undefined || !content.trim()) continue;
+    for (const attr of [n.attribs.property, n.attribs.name, n.attribs.itemprop]) {
+      if (!attr) continue;
+      for (const raw of attr.trim().toLowerCase().split(/\s+/)) {
+        const key = raw.replace(/^(dc|dcterms?)[.:-]/, '$1:');
+        if (key && !out.has(key)) out.set(key, content.trim());
+      }
+    }
+  }
+  metaCache.set(page, out);
+  return out;
+}
+
+/** Meta title keys in the order Readability reads them (Dublin Core first: a publisher's catalogue
+ * title; og:title is often written for sharing), then other publishers' fields. */
+const META_TITLE_KEYS = ['dc:title', 'dcterm:title', 'dcterms:title', 'og:title', 'weibo:article:title', 'weibo:webpage:title', 'title', 'twitter:title', 'parsely-title', 'headline', 'sailthru.title'];
+
+/** The meta title: JSON-LD headline, Dublin Core, og:title, twitter:title … */
 export function metaTitle(page: Page): string | undefined {
   for (const o of jsonLdArticles(page)) {
     const h = str(o.headline) ?? (String(o['@type']).match(/article|posting|news/i) ? str(o.name) : undefined);
     if (h) return decodeEntities(h);
   }
-  for (const k of ['og:title', 'twitter:title', 'dc.title', 'dcterms.title', 'headline', 'title', 'sailthru.title', 'parsely-title']) {
-    const v = page.meta.get(k);
+  const meta = metaFields(page);
+  for (const k of META_TITLE_KEYS) {
+    const v = meta.get(k);
     if (v && collapse(v)) return decodeEntities(collapse(v));
   }
   return undefined;

@@ -151,6 +151,13 @@ describe('Latin bylines', () => {
     expect(extractArticle(page('', '<div class="byline">Ben Silverman Games Editor</div>'))!.author).toBe('Ben Silverman');
   });
 
+  it('reads space-separated meta properties and Dublin Core first', () => {
+    const metas = '<meta property="x:title dc:title" content="Preferred title"><meta property="og:title twitter:title" content="A title"><meta property="dc:creator twitter:site_name" content="Creator Name"><meta name="author" content="Other Name">';
+    const a = extractArticle(createPage({ url: 'https://example.org/x', body: `<html><head><title>Title Element</title>${metas}</head><body><h1>Test document title</h1>${prose}</body></html>` }))!;
+    expect(a.title).toBe('Preferred title');
+    expect(a.author).toBe('Creator Name');
+  });
+
   it('keeps a declared Person on a site named after them, not an undeclared site name', () => {
     const ld = '<script type="application/ld+json">{"@type": "BlogPosting", "author": {"@type": "Person", "name": "Jane Doe"}}</script>';
     expect(extractArticle(page(ld, ''))!.author).toBe('Jane Doe');
