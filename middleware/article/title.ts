@@ -38,6 +38,10 @@ const MAX_TITLE_SEGMENTS = 300;
 const MAX_BADGE = 4;
 /** Headings inspected (a page's headline is among the first). */
 const MAX_HEADINGS = 40;
+/** A meta title sharing a common run of at least this share of the longer of it and the shown
+ * headline is a variant of the same headline (one word or the quote marks differ), not another
+ * title (section pages and home pages declare their own). */
+const META_VARIANT_SHARE = 0.5;
 /** Meta and JSON-LD types that describe the article itself. */
 const ARTICLE_TYPES = /article|posting|report|news|blog|webpage|creativework|review/i;
 
@@ -193,6 +197,15 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
       // a column name joined by a separator ("棱镜|…") is part of the displayed headline
       if (/[|｜:：\-–—_]/.test(best.text.replace(r, ''))) continue;
       return { title: r, element: best.el };
+    }
+    // the publisher's own metadata title for the same headline, worded or typeset slightly
+    // differently ("The seven secrets …" shown, "Seven secrets …" declared; curly vs straight
+    // quotes): the declared form is the one the publisher chose to describe the article (as
+    // Readability reads it). Not when one holds the other (a site suffix, a badge).
+    if (meta && meta !== best.text && !meta.includes(best.text) && !best.text.includes(meta)) {
+      const declared = cutIfSuffix(meta, html);
+      const lcs = longestCommonSubstring(declared, best.text);
+      if (lcs >= META_VARIANT_SHARE * Math.max(declared.length, best.text.length)) return { title: declared, element: best.el };
     }
     return { title: best.text, element: best.el };
   }

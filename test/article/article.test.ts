@@ -158,6 +158,13 @@ describe('Latin bylines', () => {
     expect(a.author).toBe('Creator Name');
   });
 
+  it('prefers the declared meta title when the shown headline is a variant of it, not when it only adds a suffix', () => {
+    const mk = (og: string) => createPage({ url: 'https://example.org/x', body: `<html><head><title>The seven secrets of hotels | The Daily</title><meta property="og:title" content="${og}"></head><body><h1>The seven secrets of hotels</h1>${prose}</body></html>` });
+    expect(extractArticle(mk('Seven secrets of hotels'))!.title).toBe('Seven secrets of hotels');
+    expect(extractArticle(mk('The seven secrets of hotels | The Daily'))!.title).toBe('The seven secrets of hotels');
+    expect(extractArticle(mk('The Daily: news and opinion'))!.title).toBe('The seven secrets of hotels');
+  });
+
   it('keeps a declared Person on a site named after them, not an undeclared site name', () => {
     const ld = '<script type="application/ld+json">{"@type": "BlogPosting", "author": {"@type": "Person", "name": "Jane Doe"}}</script>';
     expect(extractArticle(page(ld, ''))!.author).toBe('Jane Doe');
