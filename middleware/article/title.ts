@@ -128,14 +128,22 @@ function decodeEntities(s: string): string {
   return s.replace(/&(amp|quot|#39|apos|lt|gt|nbsp);/g, (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>', nbsp: ' ' })[e] ?? _m);
 }
 
+const HAN_ALL = /\p{Script=Han}/gu;
+/** Length with Han characters counted twice (their information per character is about a word's). */
+function displayWidth(s: string): number {
+  return s.length + (s.match(HAN_ALL)?.length ?? 0);
+}
+
 /** `<title>` cut at its site suffix (or prefix): the longest part between separators. */
 export function cutSiteName(title: string): string {
   let parts = title.split(TITLE_SEPARATOR).map((p) => p.trim()).filter(Boolean);
   // Chinese titles join the site name without spaces: 标题-新华网, 栏目--标题, 标题 东区办事处
   if (parts.length < 2 && HAN_ONE.test(title)) parts = title.split(CJK_SEPARATOR).map((p) => p.trim()).filter(Boolean);
   if (parts.length < 2) return title.trim();
+  // the headline is the longest part; a Han character carries about a word, so it counts double
+  // against Latin letters ("社会资本与再就业(页 1) - powered by Discuz! Archiver")
   let best = parts[0]!;
-  for (const p of parts) if (p.length > best.length) best = p;
+  for (const p of parts) if (displayWidth(p) > displayWidth(best)) best = p;
   return best;
 }
 

@@ -238,6 +238,8 @@ describe('title helpers', () => {
     expect(cutSiteName('Why Small Gardens Feed Big Cities | Green Thumb Journal')).toBe('Why Small Gardens Feed Big Cities');
     expect(cutSiteName('法国全国大罢工再次严重影响交通-新华网')).toBe('法国全国大罢工再次严重影响交通');
     expect(cutSiteName('COVID-19 vaccines explained')).toBe('COVID-19 vaccines explained');
+    // Han characters count double: the Chinese headline beats a longer Latin credit
+    expect(cutSiteName('社会资本、人力资本与下岗职工的再就业(页 1) - 学术前沿 - powered by Discuz! Archiver')).toBe('社会资本、人力资本与下岗职工的再就业(页 1)');
   });
   it('measures the longest common substring', () => {
     expect(longestCommonSubstring('abcdef', 'zzcdez')).toBe(3);
