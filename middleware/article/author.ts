@@ -43,6 +43,9 @@ const PHOTO_AFTER = /^\s*(?:摄|摄影|拍摄|供图)/;
 const NAME_LINE = /^[\p{Script=Han}]{2,4}(?:[、，,\s]+[\p{Script=Han}]{2,4}){0,4}$/u;
 /** Interface words that look like two-character names (关注 "follow" starts with the surname 关). */
 const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注册|请|欢迎|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
+/** A name line directly under the headline (the writers of a paper reposted in a forum or an
+ * archive) is within this many DFS nodes of it, even inside the body. */
+const NAME_UNDER_HEADLINE = 12;
 /** The posting account's name follows the headline closely (DFS nodes). */
 const USER_WINDOW = 80;
 /** Login boxes share the user-name classes. */
@@ -190,7 +193,7 @@ function insideComment(node: AnyNode): boolean {
 }
 
 /** Chinese cue words in the lines after the headline (and the last lines of the body). */
-function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number): { strong?: string; weak?: string } {
+function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number, headline?: number): { strong?: string; weak?: string } {
   let trailing: string | undefined;
   let weak: string | undefined;
   for (const s of page.segments) {
@@ -215,7 +218,8 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
       weak = d ? cleanName(d[1] ?? d[2] ?? d[3], sites) : undefined;
     }
     // a name alone on the line under the headline ("胡平", "赵延东、风笑天")
-    if (!weak && s.index > anchor && s.index < bodyStart && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {
+    const underHeadline = (s.index > anchor && s.index < bodyStart) || (headline !== undefined && headline >= 0 && s.index > headline && s.index <= headline + NAME_UNDER_HEADLINE);
+    if (!weak && underHeadline && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {
       weak = cleanName(s.text, sites);
     }
     if (!weak && near && s.text.length <= 30) {
@@ -238,12 +242,15 @@ export interface AuthorOptions {
   tail?: number;
   /** DFS index of the body's first paragraph. */
   bodyStart?: number;
+  /** DFS index of the headline element even when the body starts above it (a body that took in
+   * the breadcrumb and the headline). */
+  headline?: number;
 }
 
 export function extractAuthor(page: Page, options: AuthorOptions = {}): string | undefined {
   const sites = siteNames(page);
   // An explicit writer cue in the text (作者：, 记者 X) beats meta fields, which Chinese sites often
   // fill with the editor or the outlet; the weaker forms (dateline names, trailing brackets) come last.
-  const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail);
+  const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail, options.headline);
   return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites, options.anchor ?? 0) ?? cue.weak;
 }

@@ -61,7 +61,7 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   const anchor = headline >= 0 && headline < first ? headline : Math.max(0, first - DATELINE_WINDOW);
   const last = body.paragraphs[body.paragraphs.length - 1]?.index;
   const published = extractPublished(page, { timezone, anchor, bodyStart: first, bodyEnd: last });
-  const author = extractAuthor(page, { anchor, tail: last, bodyStart: first });
+  const author = extractAuthor(page, { anchor, tail: last, bodyStart: first, headline });
   return {
     kind: 'article',
     title: titled?.title,

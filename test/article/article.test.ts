@@ -134,6 +134,10 @@ describe('Chinese bylines', () => {
     expect(extractArticle(page(`<div>${body}</div><div>（袁源）</div>`))!.author).toBe('袁源');
     expect(extractArticle(page(`<div>${body}</div><div>专业名称（代码）</div>`))!.author).toBeUndefined();
   });
+  it('reads a name line under a headline that the body took in', () => {
+    const html = `<html><head><title>社会资本、人力资本与下岗职工的再就业 - 学术前沿 - powered by Forum Archiver</title></head><body><div class="archiver"><p>论坛 » 学术前沿 » 社会资本、人力资本与下岗职工的再就业</p><p>社会资本、人力资本与下岗职工的再就业</p><p>赵延东、风笑天</p>${body}</div></body></html>`;
+    expect(extractArticle(createPage({ url: 'https://bbs.example.cn/archiver/1.html', body: html }))!.author).toBe('赵延东、风笑天');
+  });
   it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
     expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
     expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
