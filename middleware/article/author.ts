@@ -23,7 +23,11 @@ const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
-const ZH_CUE = /(?:作者|撰文|撰稿|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,3})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+/** The poster of a blog entry or forum post, in the line the software writes around it:
+ * "本贴由大卫于2005年8月12日…发表", "由海姑娘张贴 @ 2005-06-14", "ggjjzhzz 发表于 2005-9-15",
+ * "发布时间 2005/03/15 22:36:13 by duscha". */
+const POSTED_BY = /(?:^|[\s本贴帖文])由\s*([\p{Script=Han}\w·&]{2,16}?)\s*(?:于\s*\d|张贴|发表|发布)|^([\p{Script=Han}\w·&]{2,16})\s*(?:发表于|发布于|发表在)\s*\d|\d{1,2}:\d{2}(?::\d{2})?\s+by\s+([\p{Script=Han}\w·&]{2,16})(?=\s|$)/u;
 /** "石佳/中国青年报": writer / outlet at the start of the body. */
 const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
 /** A closing credit on its own line sits within this many DFS nodes after the body's last paragraph
@@ -46,6 +50,8 @@ const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注
 /** A name line directly under the headline (the writers of a paper reposted in a forum or an
  * archive) is within this many DFS nodes of it, even inside the body. */
 const NAME_UNDER_HEADLINE = 12;
+/** A poster line is short (name, date, a comment count). */
+const POSTED_LINE_MAX = 100;
 /** The posting account's name follows the headline closely (DFS nodes). */
 const USER_WINDOW = 80;
 /** Login boxes share the user-name classes. */
@@ -195,6 +201,7 @@ function insideComment(node: AnyNode): boolean {
 /** Chinese cue words in the lines after the headline (and the last lines of the body). */
 function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: number, tailFrom?: number, headline?: number): { strong?: string; weak?: string } {
   let trailing: string | undefined;
+  let posted: string | undefined;
   let weak: string | undefined;
   for (const s of page.segments) {
     const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
@@ -222,6 +229,10 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     if (!weak && underHeadline && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {
       weak = cleanName(s.text, sites);
     }
+    if (!posted && s.text.length <= POSTED_LINE_MAX) {
+      const p = POSTED_BY.exec(s.text);
+      if (p) posted = cleanName(p[1] ?? p[2] ?? p[3], sites);
+    }
     if (!weak && near && s.text.length <= 30) {
       const o = NAME_SLASH_OUTLET.exec(s.text);
       weak = o ? cleanName(o[1], sites) : undefined;
@@ -232,7 +243,7 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
       if (t) trailing = cleanName(t[1], sites);
     }
   }
-  return { weak: weak ?? trailing };
+  return { weak: weak ?? posted ?? trailing };
 }
 
 export interface AuthorOptions {

@@ -138,6 +138,12 @@ describe('Chinese bylines', () => {
     const html = `<html><head><title>社会资本、人力资本与下岗职工的再就业 - 学术前沿 - powered by Forum Archiver</title></head><body><div class="archiver"><p>论坛 » 学术前沿 » 社会资本、人力资本与下岗职工的再就业</p><p>社会资本、人力资本与下岗职工的再就业</p><p>赵延东、风笑天</p>${body}</div></body></html>`;
     expect(extractArticle(createPage({ url: 'https://bbs.example.cn/archiver/1.html', body: html }))!.author).toBe('赵延东、风笑天');
   });
+  it('reads 执笔人 credits and the poster line of blog and forum software', () => {
+    expect(extractArticle(page(`${body}<p>执笔人：闵乐夫 赵兰波 刘韬 刘晋芳 胡玉顺</p><p>编辑： 吕峥</p>`))!.author).toBe('闵乐夫 赵兰波 刘韬 刘晋芳 胡玉顺');
+    expect(extractArticle(page(`${body}<p>由海姑娘张贴 @ 2005-06-14 03:25:55 (370) 共 11 篇评论</p>`))!.author).toBe('海姑娘');
+    expect(extractArticle(page(`<p>ggjjzhzz 发表于 2005-9-15 11:46:00</p>${body}`))!.author).toBe('ggjjzhzz');
+    expect(extractArticle(page(`${body}<p>〓 明星话题 发布时间 2005/03/15 22:36:13 by duscha 〓</p>`))!.author).toBe('duscha');
+  });
   it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
     expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
     expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
