@@ -23,7 +23,7 @@ const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
-const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
 /** The poster of a blog entry or forum post, in the line the software writes around it:
  * "本贴由大卫于2005年8月12日…发表", "由海姑娘张贴 @ 2005-06-14", "ggjjzhzz 发表于 2005-9-15",
  * "发布时间 2005/03/15 22:36:13 by duscha". */
@@ -50,6 +50,11 @@ const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注
 /** A name line directly under the headline (the writers of a paper reposted in a forum or an
  * archive) is within this many DFS nodes of it, even inside the body. */
 const NAME_UNDER_HEADLINE = 12;
+/** A credit line continued on the next lines: at most this many lines, each this short, the cue
+ * within the first few characters (an outlet prefix such as 本报). */
+const CREDIT_LINES = 3;
+const CREDIT_LINE_MAX = 40;
+const CREDIT_PREFIX_MAX = 4;
 /** A poster line is short (name, date, a comment count). */
 const POSTED_LINE_MAX = 100;
 /** The posting account's name follows the headline closely (DFS nodes). */
@@ -203,7 +208,9 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
   let trailing: string | undefined;
   let posted: string | undefined;
   let weak: string | undefined;
-  for (const s of page.segments) {
+  const segs = page.segments;
+  for (let si = 0; si < segs.length; si++) {
+    const s = segs[si]!;
     const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
     if (!near && !tail) continue;
@@ -218,7 +225,19 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
       // starting with a common surname: "记者透露", or 作者 inside 工作者 ("广大工作者毫不松懈");
       // in a byline (no Han character before the cue) 作者/文/ may introduce a pen name
       const prose = m.index > 0 && /\p{Script=Han}/u.test(head[m.index - 1]!);
-      if (v && (!prose || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) return { strong: v };
+      if (v && (!prose || !/^\p{Script=Han}/u.test(v) || SURNAMES.has(v[0]!))) {
+        // credits split over consecutive short lines ("本报实习生 甲 乙" / "本报记者 丙 丁"): one list
+        const names = [v];
+        for (let k = si + 1; s.text.length <= CREDIT_LINE_MAX && k < segs.length && k <= si + CREDIT_LINES; k++) {
+          const t = segs[k]!.text;
+          const m2 = t.length <= CREDIT_LINE_MAX ? ZH_CUE.exec(t) : null;
+          const v2 = m2 && m2.index <= CREDIT_PREFIX_MAX && !PHOTO_AFTER.test(t.slice(m2.index + m2[0].length)) ? cleanName(m2[1], sites) : undefined;
+          if (!v2) break;
+          names.push(v2);
+        }
+        // a name repeated by the next credit line ("采写：记者 甲 乙" / "作者：甲 乙") counts once
+        return { strong: [...new Set(names.flatMap((n) => (n.includes('、') ? [n] : n.split(/\s+/))))].join(' ') };
+      }
     }
     if (!weak && near && s.index <= bodyStart && s.text.length <= 60) {
       const d = DATELINE_NAME.exec(s.text);

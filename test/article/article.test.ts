@@ -144,6 +144,11 @@ describe('Chinese bylines', () => {
     expect(extractArticle(page(`<p>ggjjzhzz 发表于 2005-9-15 11:46:00</p>${body}`))!.author).toBe('ggjjzhzz');
     expect(extractArticle(page(`${body}<p>〓 明星话题 发布时间 2005/03/15 22:36:13 by duscha 〓</p>`))!.author).toBe('duscha');
   });
+  it('joins credits split over consecutive lines, once per name; 实习生 inside prose is no cue', () => {
+    expect(extractArticle(page(`<p>本报实习生 刘国栋 周炜</p><p>本报记者 王燕平 方云凤</p>${body}`))!.author).toBe('刘国栋 周炜 王燕平 方云凤');
+    expect(extractArticle(page(`${body}<p>采写：南都记者 余毅菁 向雪妮</p><p>作者：余毅菁 向雪妮</p>`))!.author).toBe('余毅菁 向雪妮');
+    expect(extractArticle(page(`${body}<p>相关文章</p><p>晶科电子IPO：实习生占比达14%</p>`))!.author).toBeUndefined();
+  });
   it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
     expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
     expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
