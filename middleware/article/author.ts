@@ -28,6 +28,9 @@ const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]
  * "本贴由大卫于2005年8月12日…发表", "由海姑娘张贴 @ 2005-06-14", "ggjjzhzz 发表于 2005-9-15",
  * "发布时间 2005/03/15 22:36:13 by duscha". */
 const POSTED_BY = /(?:^|[\s本贴帖文])由\s*([\p{Script=Han}\w·&]{2,16}?)\s*(?:于\s*\d|张贴|发表|发布)|^([\p{Script=Han}\w·&]{2,16})\s*(?:发表于|发布于|发表在)\s*\d|\d{1,2}:\d{2}(?::\d{2})?\s+by\s+([\p{Script=Han}\w·&]{2,16})(?=\s|$)/u;
+/** "2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]": the writer in brackets in a portal's dateline,
+ * right before the source (spaces or stray symbols, even private-use glyphs, between them). */
+const DATELINE_BRACKET = /\d[\d:：\s]*[\[【]\s*([\p{Script=Han}·]{2,4}(?:\s+[\p{Script=Han}·]{2,4}){0,3})\s*[\]】][^\p{L}\p{N}]{0,4}(?:来源|出处)/u;
 /** "石佳/中国青年报": writer / outlet at the start of the body. */
 const NAME_SLASH_OUTLET = /^([\p{Script=Han}·]{2,4})\s*[/／]\s*\S{2,12}$/u;
 /** A closing credit on its own line sits within this many DFS nodes after the body's last paragraph
@@ -67,8 +70,8 @@ const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'c
 /** Body paragraphs longer than this are searched for a cue in their first characters only
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
-/** Text that is not a person (outlets, roles, generic labels). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
+/** Text that is not a person (outlets, roles, generic labels, software teams credited in meta). */
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|\bteam$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
 const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等据或及]|中(?!国))|[中时后的了称说摄]$|(?:理事|主任|教授|院长|主席|经理|总监|部长|局长|书记|专家|研究员|秘书长|董事长|总裁)$/;
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in
@@ -242,6 +245,10 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     if (!weak && near && s.index <= bodyStart && s.text.length <= 60) {
       const d = DATELINE_NAME.exec(s.text);
       weak = d ? cleanName(d[1] ?? d[2] ?? d[3], sites) : undefined;
+      if (!weak) {
+        const b = DATELINE_BRACKET.exec(s.text);
+        weak = b ? cleanName(b[1], sites) : undefined;
+      }
     }
     // a name alone on the line under the headline ("胡平", "赵延东、风笑天")
     const underHeadline = (s.index > anchor && s.index < bodyStart) || (headline !== undefined && headline >= 0 && s.index > headline && s.index <= headline + NAME_UNDER_HEADLINE);

@@ -149,6 +149,11 @@ describe('Chinese bylines', () => {
     expect(extractArticle(page(`${body}<p>采写：南都记者 余毅菁 向雪妮</p><p>作者：余毅菁 向雪妮</p>`))!.author).toBe('余毅菁 向雪妮');
     expect(extractArticle(page(`${body}<p>相关文章</p><p>晶科电子IPO：实习生占比达14%</p>`))!.author).toBeUndefined();
   });
+  it('reads a bracketed writer in a dateline before the source; a software team is no writer', () => {
+    expect(extractArticle(page(`<p>2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]</p>${body}`))!.author).toBe('黄宇');
+    const team = createPage({ url: 'https://bbs.example.cn/t/1.html', body: `<html><head><title>论坛帖子</title><meta name="author" content="Forum Team and UI Team"></head><body><h1>金融知识进万家活动启动</h1>${body}</body></html>` });
+    expect(extractArticle(team)!.author).toBeUndefined();
+  });
   it('takes an account name beside its follow button, and no cue word inside a longer word', () => {
     expect(extractArticle(page(`<div class="news_author"><div class="name">中国广州发布</div><div>关注</div></div>${body}`))!.author).toBe('中国广州发布');
     expect(extractArticle(page(`${body}<p>广大科技工作者毫不松懈、坚守岗位，用精益求精的作风确保任务完成。</p>`))!.author).toBeUndefined();
