@@ -60,7 +60,7 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // without a headline element, the dateline is looked for just above the body
   const anchor = headline >= 0 && headline < first ? headline : Math.max(0, first - DATELINE_WINDOW);
   const last = body.paragraphs[body.paragraphs.length - 1]?.index;
-  const published = extractPublished(page, { timezone, anchor, bodyStart: first, bodyEnd: last });
+  const published = extractPublished(page, { timezone, anchor, bodyStart: first, bodyEnd: last, headline: headline >= 0 ? headline : undefined });
   const author = extractAuthor(page, { anchor, tail: last, bodyStart: first, headline });
   return {
     kind: 'article',

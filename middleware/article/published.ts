@@ -138,7 +138,13 @@ interface Frame {
   anchor: number;
   bodyStart: number;
   bodyEnd: number;
+  /** The headline element, when the body took it in (a forum archive whose body starts at the breadcrumb). */
+  headline?: number;
 }
+
+/** A date within this many DFS nodes of a headline that sits inside the body is its dateline (the
+ * post header just above or below the title), not an event in the text. */
+const HEADLINE_DATELINE_NODES = 12;
 
 /** A dateline is short or mostly date ("2019-09-07 13:43 来源：新华社"); prose is long. */
 const DATELINE_MAX = 80;
@@ -167,6 +173,7 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
         if (d.relative && !cue && !(s.index >= anchor && s.index < bodyStart)) continue;
         let score: number;
         if (s.index >= anchor && s.index < bodyStart) score = 1.5; // between headline and body
+        else if (f.headline !== undefined && f.headline >= bodyStart && Math.abs(s.index - f.headline) <= HEADLINE_DATELINE_NODES) score = 1.5;
         else if (s.index >= bodyStart && s.index <= bodyEnd) score = -0.5; // an event in the text
         else if (s.index > bodyEnd) score = -1 - Math.min(s.index - bodyEnd, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
         else score = -Math.min(anchor - s.index, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
@@ -191,12 +198,14 @@ export interface PublishedOptions {
   bodyStart?: number;
   /** DFS index of the body's last paragraph (default: the end of the page). */
   bodyEnd?: number;
+  /** DFS index of the headline element, also when it lies inside the body. */
+  headline?: number;
 }
 
 export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
   const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone };
   const anchor = options.anchor ?? 0;
-  const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER });
+  const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER, headline: options.headline });
   const text = found?.d;
   const machine = fromJsonLd(page, o) ?? fromMeta(page, o) ?? fromScripts(page, o);
   if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {

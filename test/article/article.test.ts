@@ -104,6 +104,12 @@ describe('publish time from page data', () => {
     expect(a.publishedAt).toBe('2019-09-07T19:02:26+08:00');
   });
 
+  it('takes the post header next to a headline that the body took in, not a date at the end of the text', () => {
+    const html = `<html><head><title>社会资本、人力资本与下岗职工的再就业 - 学术前沿 - powered by Forum Archiver</title></head><body><div class="archiver"><p>论坛 » 学术前沿 » 社会资本、人力资本与下岗职工的再就业</p><p>2003-5-29 09:07 高山流水</p><p>社会资本、人力资本与下岗职工的再就业</p>${body}<p>网站搜集整理于2002-09-25</p></div></body></html>`;
+    const a = extractArticle(createPage({ url: 'https://bbs.example.cn/archiver/2.html', body: html, fetchedAt }))!;
+    expect(a.publishedAt).toBe('2003-05-29T09:07:00+08:00');
+  });
+
   it('completes a displayed date without a year from the declared modification time on the same day', () => {
     const html = `<html><head><title>公园改造完成</title><meta itemprop="dateUpdate" content="2019-09-30 22:46:13"></head><body><h1>公园改造完成</h1><div class="info"><span>发布时间：9月30日</span></div>${body}</body></html>`;
     const a = extractArticle(createPage({ url: 'https://news.example.cn/a/2.html', body: html, fetchedAt }))!;
