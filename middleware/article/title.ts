@@ -42,6 +42,20 @@ const MAX_HEADINGS = 40;
  * headline is a variant of the same headline (one word or the quote marks differ), not another
  * title (section pages and home pages declare their own). */
 const META_VARIANT_SHARE = 0.5;
+/** …or shares this Dice share of its words (punctuation rewritten: "Dropbox ATF: an async" shown,
+ * "Dropbox’s ATF - an async" declared). Word titles only; Chinese has no spaces and uses the run. */
+const META_VARIANT_WORDS = 0.8;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+function wordDice(a: string, b: string): number {
+  const x = new Set(a.toLowerCase().match(WORD) ?? []);
+  const y = new Set(b.toLowerCase().match(WORD) ?? []);
+  if (x.size < 3 || y.size < 3) return 0;
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return (2 * common) / (x.size + y.size);
+}
+
 /** Meta and JSON-LD types that describe the article itself. */
 const ARTICLE_TYPES = /article|posting|report|news|blog|webpage|creativework|review/i;
 
@@ -213,7 +227,7 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
     if (meta && meta !== best.text && !meta.includes(best.text) && !best.text.includes(meta)) {
       const declared = cutIfSuffix(meta, html);
       const lcs = longestCommonSubstring(declared, best.text);
-      if (lcs >= META_VARIANT_SHARE * Math.max(declared.length, best.text.length)) return { title: declared, element: best.el };
+      if (lcs >= META_VARIANT_SHARE * Math.max(declared.length, best.text.length) || wordDice(declared, best.text) >= META_VARIANT_WORDS) return { title: declared, element: best.el };
     }
     return { title: best.text, element: best.el };
   }

@@ -189,6 +189,8 @@ describe('Latin bylines', () => {
     expect(extractArticle(mk('Seven secrets of hotels'))!.title).toBe('Seven secrets of hotels');
     expect(extractArticle(mk('The seven secrets of hotels | The Daily'))!.title).toBe('The seven secrets of hotels');
     expect(extractArticle(mk('The Daily: news and opinion'))!.title).toBe('The seven secrets of hotels');
+    const punct = createPage({ url: 'https://example.org/y', body: `<html><head><title>How we designed the ATF: an async task framework | Eng Blog</title><meta property="og:title" content="How we designed the team’s ATF - an async task framework"></head><body><h1>How we designed the ATF: an async task framework</h1>${prose}</body></html>` });
+    expect(extractArticle(punct)!.title).toBe('How we designed the team’s ATF - an async task framework');
   });
 
   it('keeps a declared Person on a site named after them, not an undeclared site name', () => {
