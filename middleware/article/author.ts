@@ -13,6 +13,8 @@ import { jsonLdObjects } from './jsonld.js';
 
 /** A byline longer than this is a sentence, not a name list. */
 const MAX_AUTHOR_LENGTH = 80;
+/** A Latin-script byline of this many words with a figure or a colon has run into a headline. */
+const HEADLINE_WORDS = 5;
 /** Latin-script bylines longer than this many words are sentences (four names of two words, "and"s). */
 const MAX_LATIN_NAME_WORDS = 10;
 /** Elements scanned for Chinese cues: within this many DFS nodes after the headline (bylines sit
@@ -110,7 +112,13 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   if (/\p{Script=Han}/u.test(s)) {
     // Chinese: a name list, not an outlet, not a verb after a cue, not the site's name
     if (!ZH_NAME_LIST.test(s) || OUTLET.test(s) || ZH_NOT_NAME.test(s) || UI_WORD.test(s)) return undefined;
-  } else if (s.split(/\s+/).length > MAX_LATIN_NAME_WORDS) return undefined;
+  } else {
+    const words = s.split(/\s+/).length;
+    if (words > MAX_LATIN_NAME_WORDS) return undefined;
+    // a name list has no figures or colons; "Michael Isikoff Trump’s inauguration: ticket packages,
+    // $25,000 …" is a name run into a headline (short handles like "user42" stay)
+    if (words >= HEADLINE_WORDS && /[\d:$%]/.test(s)) return undefined;
+  }
   if (siteNames.some((n) => n && (n === s || n.includes(s)))) return undefined;
   return s;
 }

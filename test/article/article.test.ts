@@ -175,6 +175,8 @@ describe('Latin bylines', () => {
     expect(extractArticle(page('', '<div class="byline">Lucas Nolan22 Dec 2016</div>'))!.author).toBe('Lucas Nolan');
     expect(extractArticle(page('', '<div class="byline">Joe Wee Monday, 29 February 2016</div>'))!.author).toBe('Joe Wee');
     expect(extractArticle(page('', '<div class="byline">Ben Silverman Games Editor</div>'))!.author).toBe('Ben Silverman');
+    // a name run into another article's headline is no byline
+    expect(extractArticle(page('', '<div class="author">Michael Isikoff Inauguration: ticket packages, $25,000 to $1 million</div>'))!.author).toBeUndefined();
   });
 
   it('reads space-separated meta properties and Dublin Core first', () => {
