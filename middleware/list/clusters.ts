@@ -20,6 +20,10 @@ export const MIN_RECORDS = 3;
 /** A record holding more links than this is a page section, not a list entry (a news teaser has
  * title, image, category, author, comments: well under 30). Also bounds the work per record. */
 export const MAX_ANCHORS_PER_RECORD = 30;
+/** The same bound for records whose text is mostly not link text (a release entry whose notes
+ * cite dozens of issues): their links are references in prose, not a section's menu. Measured on
+ * the list bench: a directory section of 50+ place names is link-dominated and stays out. */
+export const MAX_ANCHORS_PER_PROSE_RECORD = 150;
 /** Non-link characters beyond which an element is a page section (an article body in a layout
  * table row), not a list record: long teasers and reviews stay well under it. */
 export const MAX_RECORD_TEXT = 2500;
@@ -263,7 +267,9 @@ export function findLinkClusters(page: Page): LinkCluster[] {
       const ci = page.indexOf(c);
       if (ci < 0) continue;
       const ac = dom.anchorCount[ci]!;
-      if (ac === 0 || ac > MAX_ANCHORS_PER_RECORD || dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT) continue;
+      // text-rich records (release notes citing many issues) may hold more links than a teaser
+      const cap = dom.linkChars[ci]! * 2 < dom.chars[ci]! ? MAX_ANCHORS_PER_PROSE_RECORD : MAX_ANCHORS_PER_RECORD;
+      if (ac === 0 || ac > cap || dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT) continue;
       let g = groups.get(c.name);
       if (!g) groups.set(c.name, (g = []));
       g.push(ci);
