@@ -193,3 +193,16 @@ describe('record links (round 2)', () => {
     expect(r.items.map((i) => i.url)).toContain('http://dir.example.cn/city/c3');
   });
 });
+
+describe('text-rich records with many links (round 2)', () => {
+  it('keeps a release whose notes cite dozens of issues', () => {
+    const notes = (n: number) =>
+      Array.from({ length: n }, (_, i) => `<li>Fix case ${i} in the renderer (<a href="/o/r/pull/${1000 + i}">#${1000 + i}</a>).</li>`).join('');
+    const rel = (v: string, n: number) => `<div class="release"><div class="head"><a href="/o/r/releases/tag/${v}">${v}</a></div>
+      <p>released this on Oct 21, 2019</p><ul class="notes">${notes(n)}</ul></div>`;
+    const html = `<html><body><main><div class="list">${rel('v3.0', 45)}${rel('v2.9', 3)}${rel('v2.8', 2)}${rel('v2.7', 4)}${rel('v2.6', 1)}${rel('v2.5', 2)}</div></main></body></html>`;
+    const r = extractList(createPage({ url: 'https://code.example.com/o/r/releases', body: html }));
+    expect(r.items.map((i) => i.url)).toContain('https://code.example.com/o/r/releases/tag/v3.0');
+    expect(r.items.map((i) => i.url)).toContain('https://code.example.com/o/r/releases/tag/v2.7');
+  });
+});
