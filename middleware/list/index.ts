@@ -13,7 +13,7 @@ import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
 import { domIndex, subtreeText } from './dom.js';
 import { Element } from 'domhandler';
-import { findLinkClusters, classSignature, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster } from './clusters.js';
+import { findLinkClusters, classSignature, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterOptions } from './clusters.js';
 import { findPagination } from './pagination.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -90,8 +90,8 @@ function innerLists(dom: ReturnType<typeof domIndex>, outer: LinkCluster, cluste
 
 /** The main list: the best cluster (or the lists nested in its records) plus same-shaped
  * clusters beside it. */
-export function mainListClusters(page: Page): LinkCluster[] {
-  const clusters = findLinkClusters(page);
+export function mainListClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
+  const clusters = findLinkClusters(page, options);
   if (!clusters.length) return [];
   const dom = domIndex(page);
   const best = clusters[0]!;
@@ -107,6 +107,9 @@ export function mainListClusters(page: Page): LinkCluster[] {
   }
   return chosen;
 }
+
+/** Cluster options of the list extractor (see ClusterOptions). */
+const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true };
 
 /** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
 function urlPath(u: string): string | undefined {
@@ -136,9 +139,9 @@ function containerSignature(dom: ReturnType<typeof domIndex>, i: number): string
  * (not to this page's own path with other parameters: sort orders, filters, related searches).
  */
 export function contentClusters(page: Page): LinkCluster[] {
-  const chosen = mainListClusters(page);
+  const chosen = mainListClusters(page, EXTRACT_OPTIONS);
   if (!chosen.length) return chosen;
-  const clusters = findLinkClusters(page);
+  const clusters = findLinkClusters(page, EXTRACT_OPTIONS);
   const dom = domIndex(page);
   const best = chosen[0]!;
   const top = clusters[0]!.score;
