@@ -61,6 +61,11 @@ export interface PageTypeOptions {
 }
 
 /** Types pages that no follow rule labelled: sets `ctx.label` and `ctx.item.pageType`. */
+/** Probability the classifier must give a hinted label for the hint to stand. Below it the
+ * classifier is confident the page is something else (a forum board's items are threads, not
+ * articles: forum ≈ 0.9, detail < 0.01 on the demo). */
+export const HINT_MIN_PROBABILITY = 0.2;
+
 export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options = {}) => {
   let model: SvmModelJson;
   try {
@@ -78,7 +83,11 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
         return;
       }
       const result = classifyPage(ctx.page, { model });
-      ctx.label = result.label as PageLabel;
+      const hint = ctx.request.labelHint as PageLabel | undefined;
+      // The page that linked here suggested a type (a list's item → detail): keep it unless the
+      // classifier gives it little probability. A list's items can be threads, so it stays a hint.
+      const hinted = hint && (LABELS as string[]).includes(hint) && (result.probabilities[hint] ?? 0) >= HINT_MIN_PROBABILITY;
+      ctx.label = hinted ? hint : (result.label as PageLabel);
       ctx.item.pageType = result;
     },
   };

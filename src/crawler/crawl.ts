@@ -277,7 +277,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (!d.follow) continue;
       if (frontier.has(href) === true) continue;
       const anchor = f.anchorText?.slice(0, DEFAULTS.maxAnchorChars);
-      out.set(href, { url: href, label: d.label, anchorText: anchor || undefined, depth, referrer: pageUrl });
+      // A follow rule's label types the page; an extractor's label only hints (the classifier decides).
+      const ruleLabel = rules.length ? decideFollow(href, rules).label : undefined;
+      const labelHint = ruleLabel ? undefined : d.label;
+      out.set(href, { url: href, label: ruleLabel, labelHint, anchorText: anchor || undefined, depth, referrer: pageUrl });
     }
     return [...out.values()];
   };
@@ -296,7 +299,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       item = { url: res.url, kind: 'other', spider: spider.name, fetchedAt: fetchedAt.toISOString(), error: e.message };
     }
     if (page) {
-      const info: RequestInfo = { url: res.url, label: from.label, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
+      const info: RequestInfo = { url: res.url, label: from.label, labelHint: from.labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
       let ctx;
       try {
         ctx = await processPage(page, info, { spider: spider.name, chain, store, log, siteKey: siteKey(res.url), timezone: spider.timezone });

@@ -13,6 +13,8 @@ export interface FrontierRequest {
   url: string;
   /** Page label from a follow rule or an extractor (`detail`, `list`, `forum` …). */
   label?: string;
+  /** Label an extractor suggested (see RequestInfo.labelHint). */
+  labelHint?: string;
   anchorText?: string;
   /** Link depth from a start URL (0 for start URLs). */
   depth: number;

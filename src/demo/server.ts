@@ -126,7 +126,17 @@ const threadId = (board: number, k: number) => board * 100 + k;
 const threadUrl = (id: number, page: number) => `/forum/thread-${id}-${page}-1.html`;
 
 function forumIndex(): string {
-  const body = `<table class="boards">${Array.from({ length: BOARDS }, (_, b) => `<tr><td><a href="/forum/board-${b + 1}.html">${['家居生活', '户外出行'][b] ?? `版块${b + 1}`}</a></td><td>主题 ${THREADS_PER_BOARD}</td></tr>`).join('')}</table>`;
+  // Discuz!-style board index: each board with its description, counts and its threads' latest
+  // posts, as a real forum home page shows them.
+  const descriptions = ['装修、收纳、家电和日常生活中的各种经验交流', '自驾、徒步、露营和城市周边游的攻略与游记分享'];
+  const body = `<table class="boards">${Array.from({ length: BOARDS }, (_, b) => {
+    const latest = Array.from({ length: THREADS_PER_BOARD }, (_, k) => {
+      const t = forumThread(threadId(b, k));
+      const last = t.pages.at(-1)!.at(-1)!;
+      return `<li><a href="${threadUrl(t.id, 1)}">${esc(t.title)}</a> <span class="by">${esc(last.user)}</span> <em>${last.dateText}</em></li>`;
+    }).join('');
+    return `<tr><td><h2><a href="/forum/board-${b + 1}.html">${['家居生活', '户外出行'][b] ?? `版块${b + 1}`}</a></h2><p class="desc">${descriptions[b] ?? ''}</p></td><td>主题 ${THREADS_PER_BOARD}</td><td><ul class="latest">${latest}</ul></td></tr>`;
+  }).join('')}</table>`;
   return forumChrome('首页', body);
 }
 

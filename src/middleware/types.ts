@@ -21,6 +21,10 @@ export interface RequestInfo {
   url: string;
   /** Label given by a follow rule (`detail`, `list`, `forum`, `other` or a user label). */
   label?: string;
+  /** Page type suggested by the extractor of the page that linked here (a list's items → `detail`,
+   * its next page → `list`). Unlike `label` (a follow rule's), it is a hint: the classifier keeps
+   * it unless it is confident the page is something else. */
+  labelHint?: string;
   /** Anchor text of the link that led here: a title hint (seed 004). */
   anchorText?: string;
   /** Link depth from a start URL. */
