@@ -31,7 +31,7 @@ function readInput(file: string): Buffer {
 }
 
 function defaultUrl(file: string): string {
-  return file === '-' ? 'http://localhost/stdin' : pathToFileURL(path.resolve(file)).href.replace(/^file:/, 'http://localhost');
+  return file === '-' ? 'http://localhost/stdin' : `http://localhost${pathToFileURL(path.resolve(file)).pathname}`;
 }
 
 interface ManifestLine {

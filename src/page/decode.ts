@@ -13,8 +13,9 @@ import chardet from 'chardet';
 const META_PRESCAN_BYTES = 8192;
 /** How many bytes chardet sees: enough for a stable guess, cheap on 20 MB pages. */
 const DETECT_SAMPLE_BYTES = 64 * 1024;
-/** Share of NUL / control bytes above which a body is called binary. */
-const BINARY_CONTROL_RATIO = 0.1;
+/** Share of control bytes (other than whitespace and ESC) above which a body is called binary.
+ * Text pages in any legacy charset have none; random bytes have ~10%. */
+const BINARY_CONTROL_RATIO = 0.02;
 
 export interface DecodedBody {
   text: string;
@@ -111,7 +112,9 @@ export function looksBinary(bytes: Uint8Array): boolean {
   let control = 0;
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
-    if (b === 0 || (b < 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
+    // A NUL never occurs in an HTML page without a UTF-16 BOM.
+    if (b === 0) return true;
+    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
   return control / n > BINARY_CONTROL_RATIO;
 }

@@ -101,3 +101,11 @@ describe('JSON-LD wrappers', () => {
     expect(p.jsonLd().map((o) => o.headline).sort()).toEqual(['A', 'B']);
   });
 });
+
+describe('binary detection', () => {
+  it('calls random bytes binary, whatever their control-byte share', () => {
+    let seed = 7;
+    const bytes = new Uint8Array(20000).map(() => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 0xff);
+    expect(() => decodeBody(bytes)).toThrow(BinaryContentError);
+  });
+});
