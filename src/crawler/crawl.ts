@@ -257,6 +257,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
           return { status: r.statusCode, body: r.statusCode < 400 ? String(r.body).slice(0, 512 * 1024) : '' };
         });
 
+  /** Hints that arrived after their URL was queued (first found through an unlabelled link, then
+   * as a list item): advisory, in memory, used once when the page is handled. */
+  const lateHints = new Map<string, string>();
+
   /** Keep the links the spider may follow, labelled, as frontier requests. */
   const filterFollow = (follow: FollowRequest[], from: FrontierRequest, pageUrl: string): FrontierRequest[] => {
     const out = new Map<string, FrontierRequest>();
@@ -275,7 +279,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (out.has(href) || !hostAllowed(u.hostname, domains)) continue;
       const d = decideFollow(href, rules, f.label);
       if (!d.follow) continue;
-      if (frontier.has(href) === true) continue;
+      if (frontier.has(href) === true) {
+        if (f.label && !rules.length && !lateHints.has(href)) lateHints.set(href, f.label);
+        continue;
+      }
       const anchor = f.anchorText?.slice(0, DEFAULTS.maxAnchorChars);
       // A follow rule's label types the page; an extractor's label only hints (the classifier decides).
       const ruleLabel = rules.length ? decideFollow(href, rules).label : undefined;
@@ -299,7 +306,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       item = { url: res.url, kind: 'other', spider: spider.name, fetchedAt: fetchedAt.toISOString(), error: e.message };
     }
     if (page) {
-      const info: RequestInfo = { url: res.url, label: from.label, labelHint: from.labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
+      const labelHint = from.labelHint ?? lateHints.get(from.url);
+      lateHints.delete(from.url);
+      const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
       let ctx;
       try {
         ctx = await processPage(page, info, { spider: spider.name, chain, store, log, siteKey: siteKey(res.url), timezone: spider.timezone });

@@ -40,9 +40,9 @@ describe('zero-config crawl of the demo site', () => {
       expect(content.filter((i) => expectedKind(i.url) === 'forum').length).toBeGreaterThanOrEqual(14);
       expect(content.filter((i) => expectedKind(i.url) === 'list').length).toBeGreaterThanOrEqual(8);
       const wrong = content.filter((i) => i.kind !== expectedKind(i.url)).map((i) => `${i.url} → ${i.kind}`);
-      // Measured: 54 of 55 content pages typed right. The miss is the demo's shortest news article
-      // (~680 characters beside a related-links list), which the classifier puts at list 0.50 /
-      // detail 0.45 when the crawl first reaches it from another article (no list-item hint).
+      // Measured: 55 of 55 in five runs. One page may depend on crawl order: the demo's shortest
+      // news article (~680 characters beside a related-links list) is list 0.50 / detail 0.45 to
+      // the classifier alone, and right only when its list-item hint arrives before it is fetched.
       expect(wrong.length, wrong.join('\n')).toBeLessThanOrEqual(1);
       // Typed by the classifier, with probabilities.
       expect(content.every((i) => i.pageType && Math.abs(Object.values(i.pageType.probabilities).reduce((a, b) => a + b, 0) - 1) < 0.01)).toBe(true);
