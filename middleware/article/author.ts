@@ -9,7 +9,7 @@ import type { Page } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
 import { classTokens } from './tree.js';
 import { jsonLdArticles, metaFields } from './title.js';
-import { jsonLdObjects } from './jsonld.js';
+
 
 /** A byline longer than this is a sentence, not a name list. */
 const MAX_AUTHOR_LENGTH = 80;
@@ -136,7 +136,7 @@ function siteNames(page: Page): string[] {
 
 function jsonLdAuthor(page: Page, sites: string[]): string | undefined {
   // article objects first, then any object that names an author (types vary: WebPage, Report …)
-  const objs = [...jsonLdArticles(page), ...jsonLdObjects(page).filter((o) => o.author !== undefined)];
+  const objs = [...jsonLdArticles(page), ...page.jsonLd().filter((o) => o.author !== undefined)];
   for (const o of objs) {
     const a = o.author ?? o.creator;
     const list = (Array.isArray(a) ? a : [a]).flatMap((x): (string | { name: string; person: boolean })[] => {

@@ -8,7 +8,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
 import { classTokens, type Tree } from './tree.js';
-import { jsonLdObjects } from './jsonld.js';
+
 
 /** Separators between a headline and the site name in `<title>` (` - `, ` | `, ` _ `, ` – `, ` — `, ` :: `, ` · `). */
 const TITLE_SEPARATOR = /\s+(?:[-|_–—·•»/]|::)\s+|\s*[|_｜]\s*|——|－/;
@@ -79,7 +79,7 @@ export function longestCommonSubstring(a: string, b: string): number {
 }
 
 export function jsonLdArticles(page: Page): Record<string, unknown>[] {
-  return jsonLdObjects(page).filter((o) => {
+  return page.jsonLd().filter((o) => {
     const t = o['@type'];
     const types = Array.isArray(t) ? t.join(' ') : String(t ?? '');
     return ARTICLE_TYPES.test(types);
