@@ -53,8 +53,9 @@ export interface PublishedResult {
   precision: DateMatch['precision'];
 }
 
-function fromMeta(page: Page, o: DateOptions): DateMatch | undefined {
-  for (const k of META_KEYS) {
+/** The first of `keys` in the page's meta that holds a valid date. */
+function fromMeta(page: Page, o: DateOptions, keys: readonly string[] = META_KEYS): DateMatch | undefined {
+  for (const k of keys) {
     const v = page.meta.get(k);
     const d = v ? normaliseDateValue(v, o) : undefined;
     if (d) return d;
@@ -69,15 +70,6 @@ function fromJsonLd(page: Page, o: DateOptions): DateMatch | undefined {
       const d = typeof v === 'string' || typeof v === 'number' ? normaliseDateValue(v, o) : undefined;
       if (d) return d;
     }
-  }
-  return undefined;
-}
-
-function fromModified(page: Page, o: DateOptions): DateMatch | undefined {
-  for (const k of MODIFIED_KEYS) {
-    const v = page.meta.get(k);
-    const d = v ? normaliseDateValue(v, o) : undefined;
-    if (d) return d;
   }
   return undefined;
 }
@@ -222,7 +214,7 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   }
   // a displayed date without a year (09-30, 9月30日), or none at all: the modification time the
   // page declares, when it falls on the displayed month and day (or nothing is displayed)
-  const modified = (!text || text.yearInferred) ? fromModified(page, o) : undefined;
+  const modified = (!text || text.yearInferred) ? fromMeta(page, o, MODIFIED_KEYS) : undefined;
   if (modified && (!text || (modified.month === text.month && modified.day === text.day))) {
     return { iso: modified.iso, text: text?.text, source: 'meta', precision: modified.precision };
   }
