@@ -97,17 +97,8 @@ export function punctIn(text: string): number {
   return k;
 }
 
-/** First index in a sorted array ≥ x. */
-export function lowerBound(arr: ArrayLike<number>, x: number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (arr[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { lowerBound } from '../../src/page/positions.js';
+export { lowerBound };
 
 export interface Range {
   start: number;

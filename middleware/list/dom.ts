@@ -123,17 +123,8 @@ export function subtreeTextPrefix(dom: DomIndex, i: number, max: number): string
   return parts.join(' ').replace(SPACE, ' ').trim();
 }
 
-/** First index in the sorted array `xs` that is ≥ `v`. */
-export function lowerBound(xs: number[], v: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { lowerBound } from '../../src/page/positions.js';
+export { lowerBound };
 
 /** Anchors (DFS indices) inside the subtree of `i`. */
 export function anchorsIn(dom: DomIndex, i: number): number[] {
