@@ -27,8 +27,9 @@ export const MAX_ANCHORS_PER_PROSE_RECORD = 150;
 /** Non-link characters beyond which an element is a page section (an article body in a layout
  * table row), not a list record: long teasers and reviews stay well under it. */
 export const MAX_RECORD_TEXT = 2500;
-/** Most levels climbed from a link to its record (`div/div/h3/span/a` is 5). */
-export const MAX_LINK_DEPTH = 7;
+/** Most levels climbed from a link to its record (`div/div/h3/span/a` is 5; a search engine's
+ * result wraps its title link in 8–9 levels). */
+export const MAX_LINK_DEPTH = 10;
 /** Title widths (Han/kana/hangul characters count 2, others 1): Gerapy's prior is a Gaussian
  * with mean 26 and σ 6 Chinese characters (≈ 52 width); English headlines run 30–90 characters.
  * Links narrower than TITLE_MIN_WIDTH are menu words ("Home", "More", "2"), wider than
@@ -229,19 +230,56 @@ interface RecordLinks {
   byPath: Map<string, number>;
 }
 
-const clusterCache = new WeakMap<Page, LinkCluster[]>();
-const proseClusterCache = new WeakMap<Page, LinkCluster[]>();
+const clusterCaches = new Map<string, WeakMap<Page, LinkCluster[]>>();
 
 export interface ClusterOptions {
   /** Admit text-rich records with up to MAX_ANCHORS_PER_PROSE_RECORD links (the list extractor
    * does; the page-type features were trained without, and measured worse with it: balanced
    * accuracy 0.956 -> 0.940). */
   proseRecords?: boolean;
+  /** Also take the record's other links that sit in a copy of its title link's markup (a search
+   * result grouping an indented second result from the same site, a teaser with a second
+   * headline): see twinTitles. Extractor only; the page-type features count records. */
+  nestedTitles?: boolean;
+}
+
+/** Tag path from a record (exclusive) down to one of its links (inclusive), layout wrappers left
+ * out; undefined when the link lies deeper than MAX_LINK_DEPTH. */
+function linkPath(dom: DomIndex, a: number, record: number): string | undefined {
+  const parts: string[] = [];
+  let k = a;
+  let levels = 0;
+  while (k !== record && k >= 0 && levels <= MAX_LINK_DEPTH) {
+    const name = (dom.page.nodes[k] as Element).name;
+    if (k === a || !WRAPPER_TAGS.has(name)) parts.push(name);
+    k = dom.parent[k]!;
+    levels++;
+  }
+  return k === record ? parts.reverse().join('/') : undefined;
+}
+
+/** Levels (the link and its nearest ancestors inside the record) compared by twinTitles. */
+const TWIN_LEVELS = 4;
+
+/** `a.cls<div.x<div.y`: tag and class signature of a link and its nearest ancestors below the
+ * record; undefined when none of them carries a class (bare `li/a` markup says nothing). */
+function localSignature(dom: DomIndex, a: number, record: number): string | undefined {
+  const parts: string[] = [];
+  let classed = false;
+  for (let k = a, l = 0; k > record && l < TWIN_LEVELS; k = dom.parent[k]!, l++) {
+    const el = dom.page.nodes[k] as Element;
+    const cls = classSignature(el);
+    if (cls) classed = true;
+    parts.push(`${el.name}.${cls}`);
+  }
+  return classed ? parts.join('<') : undefined;
 }
 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
-  const cache = options.proseRecords ? proseClusterCache : clusterCache;
+  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}`;
+  let cache = clusterCaches.get(key);
+  if (!cache) clusterCaches.set(key, (cache = new WeakMap()));
   const hit = cache.get(page);
   if (hit) return hit;
   const dom = domIndex(page);
@@ -289,13 +327,13 @@ export function findLinkClusters(page: Page, options: ClusterOptions = {}): Link
     }
     for (const [tag, members] of groups) {
       if (members.length < MIN_RECORDS) continue;
-      const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome);
+      const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome, options);
       if (cluster) clusters.push(cluster);
     }
     for (const [key, members] of byClass) {
       const tag = key.slice(0, key.indexOf('.'));
       if (members.length < MIN_RECORDS || members.length === groups.get(tag)!.length) continue;
-      const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome);
+      const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome, options);
       if (cluster) clusters.push(cluster);
     }
   }
@@ -312,6 +350,7 @@ function buildCluster(
   linkText: (a: number) => string,
   linkUrl: (a: number) => string | undefined,
   chrome: Float32Array,
+  options: ClusterOptions,
 ): LinkCluster | undefined {
   const nodes = dom.page.nodes;
   const records: RecordLinks[] = [];
@@ -346,18 +385,8 @@ function buildCluster(
       byPath.set('', m);
     } else {
       for (const a of anchorsIn(dom, m)) {
-        // tag path from the record (exclusive) down to the link (inclusive), wrappers left out
-        const parts: string[] = [];
-        let k = a;
-        let levels = 0;
-        while (k !== m && k >= 0 && levels <= MAX_LINK_DEPTH) {
-          const name = (nodes[k] as Element).name;
-          if (k === a || !WRAPPER_TAGS.has(name)) parts.push(name);
-          k = dom.parent[k]!;
-          levels++;
-        }
-        if (k !== m) continue;
-        const path = parts.reverse().join('/');
+        const path = linkPath(dom, a, m);
+        if (path === undefined) continue;
         // several links on one path (vote arrow, title, site): keep the most title-like
         const prev = byPath.get(path);
         // (equal fits of two links below the list's path: the more specific URL,
@@ -459,5 +488,36 @@ function buildCluster(
   const fit = rawFit + (1 - rawFit) * RICH_FIT_SHARE * richness;
   const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare) * (1 + 0.5 * richness);
   const recordClass = classSignature(nodes[kept[0]!] as Element);
+  if (options.nestedTitles) twinTitles(dom, entries, linkText, linkUrl);
   return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
+}
+
+/**
+ * Other title links of the records: a link whose own markup (tag and classes of the link and its
+ * nearest ancestors) copies that of the record's title link is a second title in the same record
+ * (a search result that groups an indented second page of the same site; a record wrapping two
+ * results), when it sits on another tag path than the title. Sitelinks, by-lines and tags sit in
+ * other markup and stay out. Appended to `entries`
+ * (the cluster's score counts records, not these).
+ */
+function twinTitles(dom: DomIndex, entries: ClusterEntry[], linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): void {
+  const seen = new Set(entries.map((e) => e.url));
+  const twins: ClusterEntry[] = [];
+  for (const e of entries) {
+    const sig = localSignature(dom, e.anchor, e.record);
+    if (sig === undefined) continue;
+    const own = linkPath(dom, e.anchor, e.record);
+    for (const a of anchorsIn(dom, e.record)) {
+      if (a === e.anchor || localSignature(dom, a, e.record) !== sig) continue;
+      // on the title's own path it is a sibling in a repeated row (a photo grid, a section's
+      // list), not a nested copy of the title block
+      if (own !== undefined && linkPath(dom, a, e.record) === own) continue;
+      const url = linkUrl(a);
+      const title = linkText(a);
+      if (!url || seen.has(url) || DOWNLOAD_URL.test(url) || textWidth(title) < TITLE_MIN_WIDTH) continue;
+      seen.add(url);
+      twins.push({ url, title, anchor: a, record: e.record });
+    }
+  }
+  entries.push(...twins);
 }

@@ -206,3 +206,39 @@ describe('text-rich records with many links (round 2)', () => {
     expect(r.items.map((i) => i.url)).toContain('https://code.example.com/o/r/releases/tag/v2.7');
   });
 });
+
+describe('search results in deep or grouped markup (round 3)', () => {
+  // a result block: title link wrapped in several classed layout levels, a snippet, sitelinks
+  const block = (host: string, path: string, title: string) =>
+    `<div class="tb"><div class="tc"><div class="tl"><a href="https://${host}${path}"><h3>${title}</h3></a></div></div>
+     <div class="sn"><span>A snippet for ${title}, a sentence or two of text about the page found.</span></div></div>`;
+  const wrap = (inner: string, levels: number) => '<div>'.repeat(levels) + inner + '</div>'.repeat(levels);
+  const result = (host: string, title: string, extra = '') =>
+    `<div class="r">${wrap(`<div class="g">${block(host, '/', title)}${extra}</div>`, 4)}</div>`;
+  const sitelinks = (host: string) =>
+    `<div class="sl">${['About us', 'Contact the team', 'Opening hours'].map((t, i) => `<a href="https://${host}/s${i}">${t}</a>`).join('')}</div>`;
+  const indented = (host: string, path: string, title: string) => `<ul class="ind"><li><div>${block(host, path, title)}</div></li></ul>`;
+  const html = `<html><body><div id="search"><div class="results">
+    ${result('one.example', 'First result title of some length', indented('one.example', '/deeper/page', 'Second page of the first site, indented'))}
+    ${result('two.example', 'Second result title of some length', sitelinks('two.example'))}
+    ${result('three.example', 'Third result title of some length')}
+    ${result('four.example', 'Fourth result title of some length')}
+    </div></div></body></html>`;
+  const r = extractList(createPage({ url: 'https://search.example.com/search?q=x', body: html }));
+  const urls = r.items.map((i) => i.url);
+  it('finds records whose title link sits nine levels below the record', () => {
+    for (const h of ['one', 'two', 'three', 'four']) expect(urls).toContain(`https://${h}.example/`);
+  });
+  it('takes a second result nested in a record in the same title markup, not its sitelinks', () => {
+    expect(urls).toContain('https://one.example/deeper/page');
+    expect(urls.some((u) => u.startsWith('https://two.example/s'))).toBe(false);
+    expect(urls).toHaveLength(5);
+  });
+  it('does not take a sibling link on the title path (a second link in the same row) as another title', () => {
+    const rec = (i: number) => `<li class="rec"><div class="names"><a class="nm" href="/p/${i}">Product name number ${i} here</a> <a class="nm" href="/p/${i}/alt">Alternative view of product ${i}</a></div>
+      <p>${'Long description text of the product and what it does. '.repeat(3)}</p></li>`;
+    const page = createPage({ url: 'http://shop.example/catalogue', body: `<html><body><ul class="recs">${[1, 2, 3, 4].map(rec).join('')}</ul></body></html>` });
+    const items = extractList(page).items.map((i) => i.url);
+    expect(items).toEqual([1, 2, 3, 4].map((i) => `http://shop.example/p/${i}`));
+  });
+});
