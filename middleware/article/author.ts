@@ -11,6 +11,8 @@ import { classTokens } from './tree.js';
 import { jsonLdArticles, metaFields } from './title.js';
 
 
+/** Byline elements are looked for first within this many DFS nodes after the headline. */
+const BYLINE_WINDOW = 400;
 /** A byline longer than this is a sentence, not a name list. */
 const MAX_AUTHOR_LENGTH = 80;
 /** A Latin-script byline of this many words with a figure or a colon has run into a headline. */
@@ -87,19 +89,28 @@ const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}�
 const LATIN_DATE_TAIL = /\s*(?:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}).*$/i;
 /** A job title closing a Latin-script byline (one capitalised qualifier, then the role). */
 const JOB_TITLE_TAIL = /(?<=\p{Ll}\.?)\s+(?:[A-Z][a-z]+\s+)?(?:Editor|Reporter|Correspondent|Writer|Columnist|Contributor|Producer)$/u;
+/** Credits after the writer's name: editors, reviewers, translators, photographers, illustrators. */
+const OTHER_CREDIT = /[\s,;]+(?:and\s+)?(?:(?:edited|reviewed|fact[- ]checked|translated|photograph(?:ed|s)|photos?|illustrat(?:ed|ions?)|images?|video)\s+by|editor\s*:|redaktion\s*:|traduit\s+par|édité\s+par|übersetzt\s+von)\b/i;
+/** A contact address in brackets after a name: a URL or an e-mail address. */
+const CONTACT_TAIL = /\s*[(<[]\s*(?:https?:\/\/|www\.|mailto:|[^\s()<>[\]@]+@)[^()<>[\]]*[)>\]]\s*$/i;
+/** Lower-case words inside Latin-script names and name lists. */
+const NAME_PARTICLE = new Set(['and', 'und', 'et', 'y', 'e', 'i', 'og', 'en', 'de', 'del', 'della', 'der', 'den', 'des', 'di', 'da', 'das', 'do', 'dos', 'du', 'la', 'le', 'van', 'von', 'zu', 'ter', 'ten', 'bin', 'ibn', 'al', 'el', 'of', 'the', 'st', 'mc', 'y']);
 /** English byline prefix. */
 const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
 
 function cleanName(raw: string | undefined, siteNames: string[] = []): string | undefined {
   if (!raw) return undefined;
-  let s = collapse(raw).replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
+  // "Jane Doe (https://example.org/jane)", "Jane Doe <jane@example.org>": the name without its address
+  let s = collapse(raw).replace(CONTACT_TAIL, '').replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
   s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【（]|\((?=\p{Script=Han}))/u)[0]!.trim();
   // "信报记者 蔡雪婧", "总台记者 张倩": the outlet's role prefix; "姚峰 上海报道", "陈智 整合": a role suffix
   // photographers are not the writer
   if (/(?:摄|摄影|供图|图)$/u.test(s)) return undefined;
   s = s.replace(/^\S{0,8}?(?:记者|通讯员|作者)\s*[:：]?\s*/u, '').replace(/(?:\s+\S{0,6}报道|\s*(?:整合|整理|编译|综合)|\s+记者\S*)$/u, '').trim();
   // cut at a date, a separator or a role
-  s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\bupdated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
+  s = s.split(/\s*(?:[|｜•·]\s|\s[-–—]\s|\bon\s+\w+\s+\d|\d{4}[-/年.]|\b(?:last\s+)?updated\b|\bpublished\b|发布时间|发布于|编辑)/i)[0]!.trim();
+  // "Jane Doe Edited by John Roe", "Jane Doe, photographs by …": the writer, not the other credits
+  s = s.split(OTHER_CREDIT)[0]!.trim();
   // "Joshua Sokol May 20, 2019", "Lucas Nolan22 Dec 2016": a displayed date glued to the name;
   // "Ben Silverman Games Editor": the writer's job title after the name
   s = s.replace(LATIN_DATE_TAIL, '').replace(JOB_TITLE_TAIL, '').trim();
@@ -165,9 +176,19 @@ function metaAuthor(page: Page, sites: string[]): string | undefined {
   return undefined;
 }
 
-/** rel=author, itemprop=author, class author/byline elements (first short one). */
+/** rel=author, itemprop=author, class author/byline elements: the first short one after the
+ * headline (bylines sit between the headline and the body; earlier ones are in headers and
+ * sidebars: "follow our authors" boxes, other stories' bylines), else the first in the page. */
 function elementAuthor(page: Page, sites: string[], anchor: number): string | undefined {
-  for (let i = 0; i < page.nodes.length; i++) {
+  if (anchor > 0) {
+    const after = elementAuthorFrom(page, sites, anchor, anchor, anchor + BYLINE_WINDOW);
+    if (after) return after;
+  }
+  return elementAuthorFrom(page, sites, anchor, 0, page.nodes.length);
+}
+
+function elementAuthorFrom(page: Page, sites: string[], anchor: number, from: number, to: number): string | undefined {
+  for (let i = from; i < page.nodes.length && i < to; i++) {
     const node = page.nodes[i]!;
     if (!(node instanceof Element)) continue;
     const a = node.attribs;
@@ -190,21 +211,37 @@ function elementAuthor(page: Page, sites: string[], anchor: number): string | un
     // microdata that types the author as a Person: a person even on a site named after them
     const person = /schema\.org\/Person/i.test(a.itemtype ?? '');
     const v = cleanName(text, person ? [] : sites);
-    if (v) return v;
+    if (v && !runsIntoText(v)) return v;
   }
   return undefined;
 }
 
+/** The element holding the name inside a byline element: microdata `itemprop=name`, else a
+ * `rel=author` / `itemprop=author` link inside it ("By <a rel=author>Jane Doe</a><br>Health News":
+ * the name, not the desk line beside it). */
+/** Names are capitalised but for particles (de, van, von, bin …): in an element's text, two or more
+ * other lower-case words make a sentence ("Matt Bai The real problem behind fake news": a name run
+ * into a story's headline in an author box). A single lower-case handle ("mcupdate") stays. Declared
+ * fields (JSON-LD, meta) are taken as written. */
+function runsIntoText(name: string): boolean {
+  if (/\p{Script=Han}/u.test(name)) return false;
+  const words = name.split(/\s+/);
+  return words.length >= 3 && words.filter((w) => /^\p{Ll}/u.test(w) && !NAME_PARTICLE.has(w.replace(/[.,]$/, ''))).length >= 2;
+}
+
 function findItempropName(el: Element): Element | undefined {
-  const stack: AnyNode[] = [...el.children];
+  const stack: AnyNode[] = [...el.children].reverse();
+  let linked: Element | undefined;
   while (stack.length) {
     const n = stack.pop()!;
     if (n instanceof Element) {
-      if ((n.attribs.itemprop ?? '').toLowerCase() === 'name') return n;
-      stack.push(...n.children);
+      const itemprop = (n.attribs.itemprop ?? '').toLowerCase();
+      if (itemprop === 'name') return n;
+      if (!linked && (n.attribs.rel === 'author' || itemprop === 'author') && collapse(textOf(n))) linked = n;
+      for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]!);
     }
   }
-  return undefined;
+  return linked;
 }
 
 function insideComment(node: AnyNode): boolean {

@@ -56,6 +56,8 @@ function wordDice(a: string, b: string): number {
   return (2 * common) / (x.size + y.size);
 }
 
+/** JSON-LD types that name a party, not a work ("NewsMediaOrganization" matches /news/). */
+const NOT_A_WORK = /organization|person|brand/i;
 /** Meta and JSON-LD types that describe the article itself. */
 const ARTICLE_TYPES = /article|posting|report|news|blog|webpage|creativework|review/i;
 
@@ -104,15 +106,17 @@ export function metaFields(page: Page): Map<string, string> {
   const hit = metaCache.get(page);
   if (hit) return hit;
   const out = new Map<string, string>();
-  for (const n of page.nodes) {
-    if (!(n instanceof Element) || n.name !== 'meta') continue;
-    const content = n.attribs.content;
-    if (content === undefined || !content.trim()) continue;
-    for (const attr of [n.attribs.property, n.attribs.name, n.attribs.itemprop]) {
+  // RDFa `property` first, then `name`, then microdata `itemprop`: a page that declares the same key
+  // both ways (`<meta property="dc:title">` and `<meta name="DC.title">`) is read by its RDFa form,
+  // the typed vocabulary (as Readability does); within one attribute kind the first tag wins.
+  const metas = page.nodes.filter((n): n is Element => n instanceof Element && n.name === 'meta' && Boolean(n.attribs.content?.trim()));
+  for (const attrName of ['property', 'name', 'itemprop'] as const) {
+    for (const n of metas) {
+      const attr = n.attribs[attrName];
       if (!attr) continue;
       for (const raw of attr.trim().toLowerCase().split(/\s+/)) {
         const key = raw.replace(/^(dc|dcterms?)[.:-]/, '$1:');
-        if (key && !out.has(key)) out.set(key, content.trim());
+        if (key && !out.has(key)) out.set(key, n.attribs.content!.trim());
       }
     }
   }
@@ -127,7 +131,9 @@ const META_TITLE_KEYS = ['dc:title', 'dcterm:title', 'dcterms:title', 'og:title'
 /** The meta title: JSON-LD headline, Dublin Core, og:title, twitter:title … */
 export function metaTitle(page: Page): string | undefined {
   for (const o of jsonLdArticles(page)) {
-    const h = str(o.headline) ?? (String(o['@type']).match(/article|posting|news/i) ? str(o.name) : undefined);
+    // `name` of an article object is its headline; of a NewsMediaOrganization, the outlet's name
+    const t = String(o['@type']);
+    const h = str(o.headline) ?? (/article|posting|news/i.test(t) && !NOT_A_WORK.test(t) ? str(o.name) : undefined);
     if (h) return decodeEntities(h);
   }
   const meta = metaFields(page);
@@ -199,7 +205,10 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   const hs = headings(page, options.tree);
   const cutRefs = refs.map(cutSiteName);
   let best: { text: string; el: Element; score: number } | undefined;
+  const site = siteLabels(page, html);
   for (const h of hs) {
+    // the site's logo heading ("<h1><a href="/">Site</a></h1>") names the site, not the article
+    if (site.has(labelKey(h.text)) || isHomeLink(h.el)) continue;
     let share = 0;
     for (let k = 0; k < refs.length; k++) {
       const r = refs[k]!;
@@ -240,6 +249,49 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   if (html) return { title: cutSiteName(html) };
   const h1 = hs.find((h) => h.level === 1);
   return h1 ? { title: h1.text, element: h1.el } : undefined;
+}
+
+/** Comparable form of a label: lower case, letters and figures only. */
+function labelKey(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Names of the site: og:site_name / application-name, and the last part of a `<title>` of several
+ * parts when that part is not the headline (the site suffix "Headline | Site"). */
+function siteLabels(page: Page, html: string): Set<string> {
+  const out = new Set<string>();
+  const meta = metaFields(page);
+  for (const k of ['og:site_name', 'application-name']) {
+    const v = meta.get(k);
+    if (v) out.add(labelKey(v));
+  }
+  const parts = html.split(TITLE_SEPARATOR).map((p) => p.trim()).filter((p) => labelKey(p));
+  if (parts.length >= 2) {
+    const last = parts[parts.length - 1]!;
+    if (last !== cutSiteName(html)) out.add(labelKey(last));
+  }
+  out.delete('');
+  return out;
+}
+
+/** A link to the site's home page ("/", "./", "index.html", an origin). */
+const HOME_HREF = /^(?:\.{0,2}\/|(?:\.{1,2}\/)*index\.[a-z]+|https?:\/\/[^/?#]+\/?)$/i;
+
+/** A heading whose whole text is one link to the site's home page (a logo). */
+function isHomeLink(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  let link: Element | undefined;
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n instanceof Element) {
+      if (n.name === 'a') {
+        if (link) return false;
+        link = n;
+      } else stack.push(...n.children);
+    }
+  }
+  if (!link || !HOME_HREF.test((link.attribs.href ?? '').trim())) return false;
+  return collapse(textOf(link)) === collapse(textOf(el));
 }
 
 /** The longest early segment contained in a reference title and covering most of it. */

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { createPage } from '../../src/page/page.js';
+import { extractArticle } from '../../middleware/article/index.js';
+import { metaFields, metaTitle } from '../../middleware/article/title.js';
+
+/** Article titles and bylines: the writer's name, the headline without the site's name. */
+
+const LOREM = [
+  'The council met on Tuesday evening to discuss the new plans for the riverside park and its paths.',
+  'Residents raised questions about parking, lighting and the hours of the new cafe near the old mill.',
+  'A final vote is expected next month, after a second round of public meetings in the town hall.',
+];
+const body = LOREM.map((t) => `<p>${t} ${t}</p>`).join('\n');
+
+function page(head: string, inner: string, url = 'https://news.example.org/2021/04/park.html') {
+  return createPage({ url, body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">${head}</head><body>${inner}</body></html>` });
+}
+
+describe('meta fields', () => {
+  it('reads the RDFa property form before the name form of the same key', () => {
+    const p = page(
+      `<title>Page</title><meta name="DC.title" content="Name form title"><meta property="dc:title" content="Property form title">` +
+        `<meta name="DC.creator" content="Name Form"><meta property="dc:creator" content="Property Form">`,
+      `<article>${body}</article>`,
+    );
+    expect(metaFields(p).get('dc:title')).toBe('Property form title');
+    expect(metaTitle(p)).toBe('Property form title');
+    expect(extractArticle(p)!.author).toBe('Property Form');
+  });
+
+  it('keeps the first tag of one attribute kind', () => {
+    const p = page(`<meta name="author" content="First Writer"><meta name="author" content="Second Writer">`, body);
+    expect(metaFields(p).get('author')).toBe('First Writer');
+  });
+
+  it('does not take an organisation name from JSON-LD as the title', () => {
+    const ld = { '@context': 'https://schema.org', '@type': 'NewsMediaOrganization', name: 'The Daily Example' };
+    const p = page(
+      `<title>Weekend edition - The Daily Example</title><meta property="og:title" content="Weekend edition"><script type="application/ld+json">${JSON.stringify(ld)}</script>`,
+      `<main>${body}</main>`,
+    );
+    expect(metaTitle(p)).toBe('Weekend edition');
+    expect(extractArticle(p)!.title).toBe('Weekend edition');
+  });
+
+  it('still reads a NewsArticle name as its headline', () => {
+    const ld = { '@context': 'https://schema.org', '@type': 'NewsArticle', name: 'Park plans approved' };
+    const p = page(`<title>x</title><script type="application/ld+json">${JSON.stringify(ld)}</script>`, body);
+    expect(metaTitle(p)).toBe('Park plans approved');
+  });
+});
+
+describe('title: the site logo heading is not the headline', () => {
+  it('skips an h1 that repeats the site suffix of <title>', () => {
+    const p = page(
+      `<title>尖石賞楓 (2) @ 小林的家 :: 博客站 Example ::</title>`,
+      `<div class="topbar"><h1>博客站 Example</h1></div><div class="post"><h2>尖石賞楓 (2)</h2>${body}</div>`,
+    );
+    expect(extractArticle(p)!.title).toBe('尖石賞楓 (2)');
+  });
+
+  it('skips an h1 that shows og:site_name', () => {
+    const p = page(
+      `<title>Walk (2) @ Pat :: Example Blogs ::</title><meta property="og:site_name" content="Example Blogs">`,
+      `<div class="topbar"><h1>Example Blogs</h1></div><div class="post"><h2>Walk (2)</h2>${body}</div>`,
+    );
+    expect(extractArticle(p)!.title).toBe('Walk (2)');
+  });
+
+  it('skips an h1 that only links to the home page', () => {
+    const p = page(
+      `<title>Shared history — project documentation</title>`,
+      `<div class="header"><h1><a href="index.html"><span>project documentation</span></a></h1></div><div class="body"><h1>Shared history</h1>${body}</div>`,
+    );
+    expect(extractArticle(p)!.title).toBe('Shared history');
+  });
+
+  it('keeps a headline that is the last part of a "Site - Headline" title', () => {
+    const p = page(`<title>Example News - Riverside park plans approved by the council</title>`, `<h1>Riverside park plans approved by the council</h1>${body}`);
+    expect(extractArticle(p)!.title).toBe('Riverside park plans approved by the council');
+  });
+});
+
+describe('bylines', () => {
+  const titled = (head: string, byline: string, extra = '') =>
+    page(`<title>Riverside park plans approved | Example News</title>${head}`, `${extra}<article><h1>Riverside park plans approved</h1>${byline}${body}</article>`);
+
+  it('cuts the editor and other credits after the writer', () => {
+    expect(extractArticle(titled('', '<div class="byline">Written by Rob Stone Edited by Edna Editor</div>'))!.author).toBe('Rob Stone');
+    expect(extractArticle(titled('', '<div class="byline">By Ann Author, photographs by Pat Photo</div>'))!.author).toBe('Ann Author');
+  });
+
+  it('drops a contact address after a declared name', () => {
+    expect(extractArticle(titled('<meta name="author" content="Jane Doe (https://jane.example.net/)">', ''))!.author).toBe('Jane Doe');
+    expect(extractArticle(titled('<meta name="author" content="Jane Doe <jane@example.net>">', ''))!.author).toBe('Jane Doe');
+  });
+
+  it('does not read "Last Updated" as a name', () => {
+    expect(extractArticle(titled('', '<div class="author-details">Last Updated: January 7, 2025</div>'))!.author).toBeUndefined();
+  });
+
+  it('reads the rel=author link inside a byline block, not the desk line beside it', () => {
+    expect(extractArticle(titled('', '<div class="author_fmt">By <a rel="author" href="/writers/ann">Ann Author, MA</a><br>Example Health News</div>'))!.author).toBe('Ann Author, MA');
+  });
+
+  it('prefers the byline after the headline to bylines of other stories above it', () => {
+    const header = '<ul class="top-stories"><li><a href="/a/1">Other story</a> <span class="byline">Olive Other</span></li></ul>';
+    expect(extractArticle(titled('', '<p class="meta"><span class="byline">Willa Stone</span></p>', header))!.author).toBe('Willa Stone');
+  });
+
+  it('rejects an author box whose text runs into a story headline', () => {
+    const box = '<ul><li class="author-follow"><a href="/u/mb">Matt Bee</a> <a href="/s/2">The real problem behind fake news</a></li></ul>';
+    const p = page(`<title>Riverside park plans approved</title>`, `<h1>Riverside park plans approved</h1>${body}${box}<div class="author-name">NADIA WRITER</div>`);
+    expect(extractArticle(p)!.author).toBe('NADIA WRITER');
+  });
+});
