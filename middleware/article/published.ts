@@ -5,8 +5,10 @@
  * page; modification dates are skipped. Impossible dates are rejected by the date finder.
  */
 import { Element, type AnyNode } from 'domhandler';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import type { Page } from '../../src/page/page.js';
-import { findDates, normaliseDateValue, type DateMatch, type DateOptions } from '../../src/text/dates.js';
+import { findDates, normaliseDateValue, numericDayFirst, type DateMatch, type DateOptions } from '../../src/text/dates.js';
+import type { Segment } from '../../src/page/page.js';
 import { jsonLdArticles } from './title.js';
 
 /** Meta keys of the publish time, most specific first (GNE's and trafilatura's lists, lower-case). */
@@ -40,6 +42,17 @@ const RELATIVE_LINE_MAX = 40;
  * right after the headline or after a publishing cue (sites often put a stale or rounded value in
  * meta, while the page shows the publishing minute). */
 const STRONG_TEXT_SCORE = 1.5;
+
+/** Between the two ends of a range ("2003年11月1日至2003年11月30日", "1月17日至今", "12/01/2004 - 01/01/2005"):
+ * a period (registration, broadcast, archive month) and not the time a page was published. */
+const RANGE_AFTER = /^\s*(?:(?:至|到)\s*(?:今|\d)|(?:~|～|–|—|－|-|to|until|till|bis|au|al)\s*\d{1,4}\s*[-/.年月日])/i;
+const RANGE_GAP = /^\s*(?:至|到|~|～|–|—|－|-|to|until|till|bis|au|al)\s*$/i;
+/** Class/id of a comment or reply container: its dates are the comments' own. */
+const COMMENT_BOX = /comment|reply|respon|评论|留言/i;
+/** Ancestors searched for a comment container. */
+const COMMENT_BOX_DEPTH = 8;
+/** A body paragraph that is this much date (by characters, spaces aside) is a dateline the body took in. */
+const DATE_ONLY_SHARE = 0.6;
 
 /** Cheap pre-test before the date patterns (no Unicode flag, so fast): digits around a date
  * separator, a month stem, or a relative word. A superset of what the date finder reads. */
@@ -146,6 +159,7 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
   let best: { d: DateMatch; score: number } | undefined;
   const segs = page.segments;
   const { anchor, bodyStart, bodyEnd } = f;
+  const datesOf = cachedDates(o);
   // near the headline first (the score caps distance there); the whole page only when that fails
   for (const near of [true, false]) {
     if (best) break;
@@ -154,18 +168,29 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
       if (near !== Math.abs(s.index - anchor) <= NEAR_HEADLINE_NODES * 4) continue;
       if (s.text.length > 400) continue; // dates of articles sit in short meta lines
       if (!DATE_HINT.test(s.text)) continue;
-      const ds = findDates(s.text, o);
-      for (const d of ds) {
+      const ds = datesOf(s);
+      if (!ds.length) continue;
+      const dateline = s.index >= anchor && s.index < bodyStart;
+      // a list of links to other pages, each with its date ("少年时代(1)(2004/10/10 17:06)"):
+      // the dates are the linked pages' own
+      if (!dateline && isTeaser(s, ds) && ((si > 0 && isTeaser(segs[si - 1]!, datesOf(segs[si - 1]!))) || (si + 1 < segs.length && isTeaser(segs[si + 1]!, datesOf(segs[si + 1]!))))) continue;
+      // the dates of comments below the body
+      if (s.index > bodyEnd && inCommentBox(s.element)) continue;
+      const ranged = rangeEnds(s.text, ds);
+      for (let di = 0; di < ds.length; di++) {
+        const d = ds[di]!;
+        if (ranged.has(di)) continue;
         const before = s.text.slice(Math.max(0, d.index - 16), d.index);
         if (OTHER_CUE.test(before)) continue;
         if (d.relative && s.text.length > RELATIVE_LINE_MAX) continue;
         const cue = PUBLISH_CUE.test(before) || (si > 0 && PUBLISH_CUE.test(segs[si - 1]!.text.slice(-12)));
         // "today" in a menu or a weather box is not the article's date: relative words count only
         // in the dateline between headline and body, or after a publishing cue
-        if (d.relative && !cue && !(s.index >= anchor && s.index < bodyStart)) continue;
+        if (d.relative && !cue && !dateline) continue;
         let score: number;
-        if (s.index >= anchor && s.index < bodyStart) score = 1.5; // between headline and body
+        if (dateline) score = 1.5; // between headline and body
         else if (f.headline !== undefined && f.headline >= bodyStart && Math.abs(s.index - f.headline) <= HEADLINE_DATELINE_NODES) score = 1.5;
+        else if (s.index === bodyStart && dateShare(s.text, d) >= DATE_ONLY_SHARE) score = 1.5; // a dateline the body begins with
         else if (s.index >= bodyStart && s.index <= bodyEnd) score = -0.5; // an event in the text
         else if (s.index > bodyEnd) score = -1 - Math.min(s.index - bodyEnd, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
         else score = -Math.min(anchor - s.index, NEAR_HEADLINE_NODES * 4) / NEAR_HEADLINE_NODES;
@@ -182,6 +207,57 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
   return best;
 }
 
+/** findDates per segment, computed once (the teaser test looks at neighbours). */
+function cachedDates(o: DateOptions): (s: Segment) => DateMatch[] {
+  const cache = new Map<Segment, DateMatch[]>();
+  return (s) => {
+    let ds = cache.get(s);
+    if (!ds) {
+      ds = s.text.length <= 400 && DATE_HINT.test(s.text) ? findDates(s.text, o) : [];
+      cache.set(s, ds);
+    }
+    return ds;
+  };
+}
+
+/** A link and its date, nothing else ("· Title of another page (2004-12-30 07:31)"): every letter
+ * outside the dates sits in the link. */
+function isTeaser(s: Segment, ds: DateMatch[]): boolean {
+  if (!ds.length || s.linkChars < 2) return false;
+  let rest = s.text;
+  for (let i = ds.length - 1; i >= 0; i--) rest = rest.slice(0, ds[i]!.index) + rest.slice(ds[i]!.index + ds[i]!.text.length);
+  return rest.replace(/[\s\p{P}\p{S}]/gu, '').length <= s.linkChars;
+}
+
+function inCommentBox(el: Element): boolean {
+  let n: Element | null = el;
+  for (let k = 0; n && k < COMMENT_BOX_DEPTH; k++) {
+    if (COMMENT_BOX.test(n.attribs.class ?? '') || COMMENT_BOX.test(n.attribs.id ?? '')) return true;
+    n = n.parent instanceof Element ? n.parent : null;
+  }
+  return false;
+}
+
+/** Indexes (into `ds`) of dates that open or close a range. */
+function rangeEnds(text: string, ds: DateMatch[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < ds.length; i++) {
+    const end = ds[i]!.index + ds[i]!.text.length;
+    const next = ds[i + 1];
+    if (next && RANGE_GAP.test(text.slice(end, next.index))) {
+      out.add(i);
+      out.add(i + 1);
+    } else if (RANGE_AFTER.test(text.slice(end, end + 12))) out.add(i);
+  }
+  return out;
+}
+
+/** Share of the text (spaces aside) that the date covers. */
+function dateShare(text: string, d: DateMatch): number {
+  const all = text.replace(/\s+/g, '').length;
+  return all ? d.text.replace(/\s+/g, '').length / all : 0;
+}
+
 export interface PublishedOptions {
   timezone?: string;
   /** DFS index of the headline (or the body start): dates near it are preferred. */
@@ -195,12 +271,24 @@ export interface PublishedOptions {
 }
 
 export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
-  const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone };
+  // numeric dates are read in the order the page's unambiguous ones show (13/02/2022 → day first)
+  const dayFirst = numericDayFirst(shortTexts(page));
+  const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone, ...(dayFirst !== undefined ? { dayFirst } : {}) };
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER, headline: options.headline });
-  const text = found?.d;
+  let text = found?.d;
   const machine = fromJsonLd(page, o) ?? fromMeta(page, o) ?? fromScripts(page, o);
-  if (text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative && (!machine || sameDay(text, machine))) {
+  // 06/02/2022 on a page without an unambiguous numeric date: the reading the machine value confirms
+  if (text?.orderAmbiguous && machine && dayFirst === undefined && !sameDay(text, machine)) {
+    const other = findDates(text.text, { ...o, dayFirst: !o.dayFirst })[0];
+    if (other && sameDay(other, machine)) text = other;
+  }
+  const strong = text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative;
+  // the displayed time is the page's local time of the machine instant (a UTC meta value on a page
+  // that shows 13:48 Paris time): keep the displayed time with the offset the two imply
+  const local = strong && machine ? localOffsetIso(text!, machine) : undefined;
+  if (local) return { iso: local, text: text!.text, source: 'text', precision: text!.precision };
+  if (text && strong && (!machine || sameDay(text, machine))) {
     return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   }
   const el = fromElements(page, o, anchor);
@@ -220,6 +308,36 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   }
   if (text) return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   return undefined;
+}
+
+/** Short texts of the page that may hold dates (for the page's numeric order). */
+function* shortTexts(page: Page): Iterable<string> {
+  for (const s of page.segments) if (s.text.length <= 400 && DATE_HINT.test(s.text)) yield s.text;
+}
+
+/** Offsets people live in: −12:00 … +14:00, in quarter hours. */
+const MIN_OFFSET = -12 * 60;
+const MAX_OFFSET = 14 * 60;
+
+/**
+ * The displayed wall time (no offset shown) with the offset that makes it the machine instant, when
+ * it is not the assumed zone's and the two agree to the minute modulo a real offset (13:48 shown,
+ * 12:48:06Z in meta → 13:48+01:00). Undefined when the assumed zone already agrees, when the
+ * difference is no offset, and for a zero difference (a local time mislabelled as UTC in meta is a
+ * common site bug, so the page's zone stays).
+ */
+function localOffsetIso(text: DateMatch, machine: DateMatch): string | undefined {
+  if (text.hasOffset || !machine.hasOffset || machine.precision === 'day' || text.hour === undefined || text.minute === undefined) return undefined;
+  const instant = Math.floor(Date.parse(machine.iso) / 60000) * 60000;
+  if (Math.floor(Date.parse(text.iso) / 60000) * 60000 === instant) return undefined;
+  const wall = Date.UTC(text.year, text.month - 1, text.day, text.hour, text.minute);
+  const off = (wall - instant) / 60000;
+  if (off === 0 || off % 15 !== 0 || off < MIN_OFFSET || off > MAX_OFFSET) return undefined;
+  const dt = DateTime.fromObject(
+    { year: text.year, month: text.month, day: text.day, hour: text.hour, minute: text.minute, second: text.second ?? 0 },
+    { zone: FixedOffsetZone.instance(off) },
+  );
+  return dt.isValid ? dt.toISO({ suppressMilliseconds: true })! : undefined;
 }
 
 function sameDay(a: DateMatch, b: DateMatch): boolean {

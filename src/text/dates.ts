@@ -29,6 +29,9 @@ export interface DateMatch {
   yearInferred?: boolean;
   /** An explicit offset was part of the text. */
   hasOffset?: boolean;
+  /** Numeric day and month that could be either way round (06/02/2022, separator `/` or `-`):
+   * read by `dayFirst`; a caller that knows the page's convention can read it again. */
+  orderAmbiguous?: boolean;
 }
 
 export interface DateOptions {
@@ -101,6 +104,7 @@ interface Parts {
   offset?: string;
   relative?: boolean;
   yearInferred?: boolean;
+  orderAmbiguous?: boolean;
   exact?: DateTime;
 }
 
@@ -117,8 +121,10 @@ function timeParts(m: RegExpExecArray, at: number): Pick<Parts, 'hour' | 'minute
 const PATTERNS: Pattern[] = [
   // 2019-09-07T13:43:45+08:00, 2019/9/7 13:43, 2019.09.07, 2019年9月7日 13:43
   {
-    re: new RegExp(`(?<![\\d.])((?:19|20)\\d{2})\\s*([-/.年])\\s*(\\d{1,2})\\s*[-/.月]\\s*(\\d{1,2})(?![\\d])\\s*日?(?:${TIME_SEP}${TIME}${OFFSET})?`, 'giu'),
-    build: (m) => ({ year: num(m[1])!, month: num(m[3])!, day: num(m[4])!, ...timeParts(m, 5), offset: m[9] }),
+    // the two separators agree (2019-09-07, 2019/9/7, 2019年9月7日): "2004 - 01/01" is the end of one
+    // range and the start of the next ("12/01/2004 - 01/01/2005"), not a date
+    re: new RegExp(`(?<![\\d.])((?:19|20)\\d{2})(?:\\s*([-/.])\\s*(\\d{1,2})\\s*\\2|\\s*(年)\\s*(\\d{1,2})\\s*月)\\s*(\\d{1,2})(?![\\d])\\s*日?(?:${TIME_SEP}${TIME}${OFFSET})?`, 'giu'),
+    build: (m) => ({ year: num(m[1])!, month: num(m[3] ?? m[5])!, day: num(m[6])!, ...timeParts(m, 7), offset: m[11] }),
   },
   // 20190907 compact with time? Too ambiguous in text: not matched.
   // 07.09.2019 / 7/9/2019 / 09-07-2019 [13:43]
@@ -131,7 +137,9 @@ const PATTERNS: Pattern[] = [
       let dayFirst = m[2] === '.' ? true : o.dayFirst;
       if (a > 12) dayFirst = true;
       else if (b > 12) dayFirst = false;
-      return { year, month: dayFirst ? b : a, day: dayFirst ? a : b, ...timeParts(m, 5), offset: m[9] };
+      // 06/02/2022: 6 February or June 2 depends on the page's convention
+      const orderAmbiguous = m[2] !== '.' && a !== b && a <= 12 && b <= 12;
+      return { year, month: dayFirst ? b : a, day: dayFirst ? a : b, ...timeParts(m, 5), offset: m[9], ...(orderAmbiguous ? { orderAmbiguous } : {}) };
     },
   },
   // [Monday,] September 7[th], 2019 [at] [1:43 pm]
@@ -257,6 +265,7 @@ function toMatch(m: RegExpExecArray, p: Parts, zone: string, now: DateTime, minY
     relative: Boolean(p.relative),
     ...(yearInferred ? { yearInferred } : {}),
     ...(offsetZone ? { hasOffset: true } : {}),
+    ...(p.orderAmbiguous ? { orderAmbiguous: true } : {}),
   };
 }
 
@@ -300,6 +309,29 @@ export function findDates(text: string, options: DateOptions = {}): DateMatch[] 
     if (kept.every((k) => end <= k.index || d.index >= k.index + k.text.length)) kept.push(d);
   }
   return kept.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The order of numeric dates a page uses, from its unambiguous ones: a 13/02/2022 anywhere says
+ * day-first, a 02/13/2022 month-first (undefined when the page shows neither, or both).
+ * @example numericDayFirst(['06/02/2022', '13/02/2022']) // true
+ */
+export function numericDayFirst(texts: Iterable<string>): boolean | undefined {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  const re = /(?<![\d./-])(\d{1,2})([/-])(\d{1,2})\2(?:19|20)?\d{2}(?![\d./-]\d)/g;
+  for (const t of texts) {
+    if (t.length < 6) continue;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(t))) {
+      const a = Number(m[1]);
+      const b = Number(m[3]);
+      if (a > 12 && a <= 31 && b >= 1 && b <= 12) dayFirst++;
+      else if (b > 12 && b <= 31 && a >= 1 && a <= 12) monthFirst++;
+    }
+  }
+  return dayFirst && !monthFirst ? true : monthFirst && !dayFirst ? false : undefined;
 }
 
 /** The first date in a text, or undefined. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDates, normaliseDateValue, parseDate } from '../../src/text/dates.js';
+import { findDates, normaliseDateValue, numericDayFirst, parseDate } from '../../src/text/dates.js';
 
 const now = new Date('2026-11-30T12:00:00Z');
 const sh = { now, timezone: 'Asia/Shanghai' };
@@ -70,5 +70,29 @@ describe('relative words stand alone', () => {
     expect(findDates('Ich bin hier und warte', { now })).toEqual([]);
     expect(parseDate('hier à 14:30', { now })?.day).toBe(29);
     expect(parseDate('Yesterday, 10:20 AM', { now })?.hour).toBe(10);
+  });
+});
+
+describe('numeric dates: separators and order', () => {
+  it('does not join the ends of two ranges into one date', () => {
+    // "2004 - 01/01" is the end of one date and the start of the next, not 1 January 2004
+    const ds = findDates('12/01/2004 - 01/01/2005', { now });
+    expect(ds.map((d) => d.iso.slice(0, 10))).toEqual(['2004-12-01', '2005-01-01']);
+    expect(parseDate('2019 - 09/07', { now })).toBeUndefined();
+    expect(parseDate('2019年 9月7日', sh)?.iso).toBe('2019-09-07T00:00:00+08:00');
+    expect(parseDate('2019.9.7', sh)?.day).toBe(7);
+  });
+  it('flags day and month that could be either way round', () => {
+    expect(parseDate('06/02/2022 - 13:48', { now })?.orderAmbiguous).toBe(true);
+    expect(parseDate('13/02/2022', { now })?.orderAmbiguous).toBeUndefined();
+    expect(parseDate('06.02.2022', { now })?.orderAmbiguous).toBeUndefined();
+    expect(parseDate('2022-02-06', { now })?.orderAmbiguous).toBeUndefined();
+  });
+  it("reads a page's order from its unambiguous dates", () => {
+    expect(numericDayFirst(['06/02/2022', 'x 13/02/2022 y'])).toBe(true);
+    expect(numericDayFirst(['06/02/2022', '02/13/2022'])).toBe(false);
+    expect(numericDayFirst(['06/02/2022'])).toBeUndefined();
+    expect(numericDayFirst(['13/02/2022', '02/13/2022'])).toBeUndefined();
+    expect(numericDayFirst(['score 13-2 at half time'])).toBeUndefined();
   });
 });
