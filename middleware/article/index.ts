@@ -15,7 +15,9 @@ import type { Item } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
 import { hanRatio } from '../../src/text/text.js';
 import { buildTree } from './tree.js';
-import { extractContent, type ContentResult } from './content.js';
+import { Element } from 'domhandler';
+import { extractContent, imageUrl, MIN_ARTICLE_LENGTH, subtreeEnd, type ContentResult } from './content.js';
+import type { Tree } from './tree.js';
 import { extractTitle } from './title.js';
 import { extractPublished } from './published.js';
 import { extractAuthor } from './author.js';
@@ -53,6 +55,9 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // A template that swallowed the body (a site whose pages all share the article's frame) must
   // not cost the article: retry without it.
   if (!body && options.templateApplied) body = extractContent(page, { title: titled?.title }, tree);
+  // a short article (a brief, a note) below the body's length floor: the whole page is one
+  // declared content container holding a sentence
+  body ??= shortArticle(page, tree, titled?.title);
   if (!body) return null;
   const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
   const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
@@ -72,6 +77,62 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
     contentHtml: body.contentHtml,
     images: body.images,
     lang: page.lang(),
+  };
+}
+
+/** Elements that declare the page's main content. */
+function isContentContainer(el: Element): boolean {
+  return el.name === 'article' || el.name === 'main' || el.attribs.role === 'main' || (el.attribs.itemprop ?? '').toLowerCase() === 'articlebody';
+}
+/** A sentence: several words closed by sentence punctuation (or a run of Han text closed by 。！？). */
+const SENTENCE = /(?:[\p{L}\p{N}’'-]+[\s,;:]+){5,}[\p{L}\p{N}’'”)-]+[.!?…](?:\s|$)|\p{Script=Han}{12,}[^。！？]*[。！？]/u;
+/** Share of the page's text that the container must hold (nothing else competes with it). */
+const SHORT_CONTAINER_SHARE = 0.8;
+/** Share of link text above which the container is navigation. */
+const SHORT_LINK_SHARE = 0.2;
+
+/**
+ * A page whose text is too short for the body extractor (under MIN_ARTICLE_LENGTH) but that is
+ * plainly one short text: an `<article>`, `<main>`, role=main or itemprop=articleBody element
+ * holds nearly all of the page's text, that text is not links, and it holds a sentence. Pages of
+ * links, empty shells and headings-only pages stay "no article".
+ */
+function shortArticle(page: Page, tree: Tree, title: string | undefined): ContentResult | undefined {
+  const segs = page.segments.filter((s) => !tree.removed[s.index]);
+  let total = 0;
+  for (const s of segs) total += s.text.length;
+  if (!total || total >= 2 * MIN_ARTICLE_LENGTH) return undefined;
+  let container: Element | undefined;
+  for (const n of page.nodes) if (n instanceof Element && isContentContainer(n)) { container = n; break; }
+  if (!container) return undefined;
+  const from = page.indexOf(container as AnyNode);
+  const to = subtreeEnd(tree, from);
+  const inner = segs.filter((s) => s.index > from && s.index <= to);
+  let len = 0;
+  let links = 0;
+  for (const s of inner) {
+    len += s.text.length;
+    links += s.linkChars;
+  }
+  if (len < SHORT_CONTAINER_SHARE * total || links > SHORT_LINK_SHARE * len) return undefined;
+  const paragraphs = inner.filter((s) => s.text !== title);
+  if (!paragraphs.some((s) => SENTENCE.test(s.text))) return undefined;
+  const images: string[] = [];
+  for (let i = from + 1; i <= to; i++) {
+    const n = page.nodes[i]!;
+    if (n instanceof Element && n.name === 'img') {
+      const u = imageUrl(page, n);
+      if (u && !images.includes(u)) images.push(u);
+    }
+  }
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return {
+    content: paragraphs.map((s) => s.text).join('\n'),
+    contentHtml: paragraphs.map((s) => `<p>${esc(s.text)}</p>`).join('') + images.map((u) => `<img src="${esc(u).replace(/"/g, '&quot;')}">`).join(''),
+    images,
+    root: container,
+    paragraphs,
+    tree,
   };
 }
 

@@ -114,3 +114,25 @@ describe('bylines', () => {
     expect(extractArticle(p)!.author).toBe('NADIA WRITER');
   });
 });
+
+describe('short articles', () => {
+  it('keeps a short text that fills a declared content container as an article', () => {
+    const p = page('<title>Bridge closed</title>', '<main><section><div><div>The old bridge stays closed until Friday for repairs.</div></div></section></main>');
+    const a = extractArticle(p);
+    expect(a).not.toBeNull();
+    expect(a!.title).toBe('Bridge closed');
+    expect(a!.content).toBe('The old bridge stays closed until Friday for repairs.');
+    expect(a!.contentHtml).toBe('<p>The old bridge stays closed until Friday for repairs.</p>');
+  });
+
+  it('does not make an article of a short page of links, headings or labels', () => {
+    expect(extractArticle(page('<title>Links</title>', '<main><a href="/a">The old bridge stays closed until Friday for repairs.</a></main>'))).toBeNull();
+    expect(extractArticle(page('<title>Images</title>', '<article><h2>Test case one</h2><img src="/a.jpg"><h2>Test case two</h2></article>'))).toBeNull();
+    expect(extractArticle(page('<title>Missing</title>', '<main><h1>Page not found.</h1></main>'))).toBeNull();
+  });
+
+  it('does not make an article when other text competes with the container', () => {
+    const nav = '<div><p>Opening hours are listed on the visitor page.</p></div>';
+    expect(extractArticle(page('<title>Brief</title>', `<main><p>The old bridge stays closed until Friday for repairs.</p></main>${nav}`))).toBeNull();
+  });
+});
