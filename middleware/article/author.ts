@@ -317,6 +317,41 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
   return { weak: weak ?? posted ?? trailing };
 }
 
+/** A byline cue word opening a short line, in several languages ("By", "Par", "Von", "Por", "Door",
+ * "Av", "Autor:" …); a line that is only the cue puts the name on the next line. */
+const BYLINE_CUE = /^(?:(?:written|posted|words|text|story|reporting)\s+by|by|von|par|por|door|av|af|przez|autor(?:in)?\s*:|auteur\s*:|автор\s*:?|tekst\s*:)\s*[:：]?(?:\s+|$)/i;
+/** A short byline line ("By Jane Doe", "Par Sébastien Farcis"). */
+const BYLINE_LINE_MAX = 60;
+/** A name list: capitalised words (or particles), joined by commas, "and", "&". */
+function looksLikeNames(s: string): boolean {
+  const words = s.replace(/\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b|\ben\b|\bog\b|\boch\b|\bi\b|\be\b)\s*/g, ' ').trim().split(/\s+/);
+  if (!words.length || words.length > MAX_LATIN_NAME_WORDS) return false;
+  return words.every((w) => /^[\p{Lu}]/u.test(w) || NAME_PARTICLE.has(w)) && words.some((w) => /^\p{Lu}/u.test(w));
+}
+
+/** A plain-text byline next to the headline: "By Jane Doe" on one line, or "by" on a line of its
+ * own with the name on the next (the cue and the name in separate elements). */
+function textByline(page: Page, sites: string[], anchor: number, bodyStart: number): string | undefined {
+  const segs = page.segments;
+  // between the headline and the body's first paragraph (widgets below the body say "by <vendor>")
+  for (let si = 0; si < segs.length; si++) {
+    const s = segs[si]!;
+    if (s.index < anchor - 20) continue;
+    if (s.index > bodyStart) break;
+    if (s.text.length > BYLINE_LINE_MAX) continue;
+    const m = BYLINE_CUE.exec(s.text);
+    if (!m) continue;
+    let rest = s.text.slice(m[0].length).trim();
+    // a cue that is itself link text is a label ("by <vendor>" in a widget), not a byline
+    if (s.linkChars > rest.length) continue;
+    if (!rest && si + 1 < segs.length && segs[si + 1]!.text.length <= BYLINE_LINE_MAX) rest = segs[si + 1]!.text;
+    // the name, without a date or other credits after it
+    const v = rest ? cleanName(rest, sites) : undefined;
+    if (v && !/\p{Script=Han}/u.test(v) && looksLikeNames(v)) return v;
+  }
+  return undefined;
+}
+
 export interface AuthorOptions {
   /** DFS index of the headline. */
   anchor?: number;
@@ -334,5 +369,5 @@ export function extractAuthor(page: Page, options: AuthorOptions = {}): string |
   // An explicit writer cue in the text (作者：, 记者 X) beats meta fields, which Chinese sites often
   // fill with the editor or the outlet; the weaker forms (dateline names, trailing brackets) come last.
   const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail, options.headline);
-  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites, options.anchor ?? 0) ?? cue.weak;
+  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites, options.anchor ?? 0) ?? textByline(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0) ?? cue.weak;
 }

@@ -136,3 +136,24 @@ describe('short articles', () => {
     expect(extractArticle(page('<title>Brief</title>', `<main><p>The old bridge stays closed until Friday for repairs.</p></main>${nav}`))).toBeNull();
   });
 });
+
+describe('plain-text bylines', () => {
+  const art = (between: string, after = '') =>
+    page('<title>Riverside park plans approved</title>', `<div class="story"><h1>Riverside park plans approved</h1>${between}<div class="text">${body}</div>${after}</div>`);
+
+  it('reads "By"/"Par"/"Von" lines between the headline and the body', () => {
+    expect(extractArticle(art('<p>By Jane Doe</p>'))!.author).toBe('Jane Doe');
+    expect(extractArticle(art('<p>Par Sébastien Martin</p>'))!.author).toBe('Sébastien Martin');
+    expect(extractArticle(art('<p>Von Anna Schmidt und Jan de Vries</p>'))!.author).toBe('Anna Schmidt und Jan de Vries');
+  });
+
+  it('reads a name on the line after a lone "by"', () => {
+    expect(extractArticle(art('<div><span>by</span><h3><a href="/profile/1">Sleyfield</a></h3></div>'))!.author).toBe('Sleyfield');
+  });
+
+  it('does not read sentences, linked vendor labels or lines below the body', () => {
+    expect(extractArticle(art('<p>By the time we arrived</p>'))!.author).toBeUndefined();
+    expect(extractArticle(art('<div><a href="https://ads.example.com/">by Adnetwork</a></div>'))!.author).toBeUndefined();
+    expect(extractArticle(art('', '<p>By Jane Doe</p>'))!.author).toBeUndefined();
+  });
+});
