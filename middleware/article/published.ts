@@ -47,6 +47,9 @@ const STRONG_TEXT_SCORE = 1.5;
  * a period (registration, broadcast, archive month) and not the time a page was published. */
 const RANGE_AFTER = /^\s*(?:(?:至|到)\s*(?:今|\d)|(?:~|～|–|—|－|-|to|until|till|bis|au|al)\s*\d{1,4}\s*[-/.年月日])/i;
 const RANGE_GAP = /^\s*(?:至|到|~|～|–|—|－|-|to|until|till|bis|au|al)\s*$/i;
+/** A line that links the previous or next article ("此分類上一篇：… 2011/12/18", "Next post: …"):
+ * its date is the other article's. */
+const NEIGHBOUR_LINK = /^[\s\p{P}\p{S}]*(?:\S{0,4}(?:上一篇|下一篇|上一页|下一页|上篇|下篇|上一条|下一条|前一篇|后一篇|後一篇)|(?:previous|next|older|newer)\s+(?:post|article|story|entry)\b)/iu;
 /** Class/id of a comment or reply container: its dates are the comments' own. */
 const COMMENT_BOX = /comment|reply|respon|评论|留言/i;
 /** Ancestors searched for a comment container. */
@@ -174,6 +177,7 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
       // a list of links to other pages, each with its date ("少年时代(1)(2004/10/10 17:06)"):
       // the dates are the linked pages' own
       if (!dateline && isTeaser(s, ds) && ((si > 0 && isTeaser(segs[si - 1]!, datesOf(segs[si - 1]!))) || (si + 1 < segs.length && isTeaser(segs[si + 1]!, datesOf(segs[si + 1]!))))) continue;
+      if (NEIGHBOUR_LINK.test(s.text)) continue;
       // the dates of comments below the body
       if (s.index > bodyEnd && inCommentBox(s.element)) continue;
       const ranged = rangeEnds(s.text, ds);
@@ -288,7 +292,9 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   // that shows 13:48 Paris time): keep the displayed time with the offset the two imply
   const local = strong && machine ? localOffsetIso(text!, machine) : undefined;
   if (local) return { iso: local, text: text!.text, source: 'text', precision: text!.precision };
-  if (text && strong && (!machine || sameDay(text, machine))) {
+  // a displayed time with its zone ("10:31 pm CST") is explicit: it beats a machine value up to a
+  // day away (sites often label a local wall time with a wrong offset in meta or JSON-LD)
+  if (text && strong && (!machine || sameDay(text, machine) || (text.hasOffset && Math.abs(Date.parse(text.iso) - Date.parse(machine.iso)) < DAY_MS))) {
     return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
   }
   const el = fromElements(page, o, anchor);
@@ -315,8 +321,15 @@ function* shortTexts(page: Page): Iterable<string> {
   for (const s of page.segments) if (s.text.length <= 400 && DATE_HINT.test(s.text)) yield s.text;
 }
 
-/** Offsets people live in: −12:00 … +14:00, in quarter hours. */
-const MIN_OFFSET = -12 * 60;
+function offsetMinutes(iso: string): number {
+  const m = iso.match(/(Z|([+-])(\d{2}):?(\d{2}))$/);
+  if (!m || m[1] === 'Z') return 0;
+  return (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4]));
+}
+
+/** Offsets people live in: −11:00 … +14:00, in quarter hours. */
+const MIN_OFFSET = -11 * 60; // −12:00 is only kept by uninhabited islands
+const DAY_MS = 24 * 3600 * 1000;
 const MAX_OFFSET = 14 * 60;
 
 /**
@@ -333,6 +346,8 @@ function localOffsetIso(text: DateMatch, machine: DateMatch): string | undefined
   const wall = Date.UTC(text.year, text.month - 1, text.day, text.hour, text.minute);
   const off = (wall - instant) / 60000;
   if (off === 0 || off % 15 !== 0 || off < MIN_OFFSET || off > MAX_OFFSET) return undefined;
+  // the machine value is already in that offset: it keeps its seconds
+  if (machine.hasOffset && offsetMinutes(machine.iso) === off) return machine.iso;
   const dt = DateTime.fromObject(
     { year: text.year, month: text.month, day: text.day, hour: text.hour, minute: text.minute, second: text.second ?? 0 },
     { zone: FixedOffsetZone.instance(off) },

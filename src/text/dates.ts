@@ -144,7 +144,8 @@ const PATTERNS: Pattern[] = [
   },
   // [Monday,] September 7[th], 2019 [at] [1:43 pm]
   {
-    re: new RegExp(`(?<![\\p{L}])(?:${WEEKDAY})?${MON}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+((?:19|20)\\d{2})(?!\\d)(?:${TIME_SEP}${TIME}${OFFSET})?`, 'giu'),
+    // also with the weekday between day and year, as date widgets lay it out ("Dec 28 Sat 2013 00:28")
+    re: new RegExp(`(?<![\\p{L}])(?:${WEEKDAY})?${MON}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(?:${WEEKDAY})?((?:19|20)\\d{2})(?!\\d)(?:${TIME_SEP}${TIME}${OFFSET})?`, 'giu'),
     build: (m) => ({ year: num(m[3])!, month: MONTHS[m[1]!.toLowerCase()]!, day: num(m[2])!, ...timeParts(m, 4), offset: m[8] }),
   },
   // [Monday,] 7[th] [of] September[,] 2019; 7. September 2019; 7 de septiembre de 2019; 7 сентября 2019 г.
@@ -212,8 +213,19 @@ function partsOf(dt: DateTime): Parts {
   return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
 }
 
+/** Zone abbreviations shown after a time ("10:31 pm CST"), upper case only (French "est" is a
+ * word). The North American reading of CST; IST (India, Ireland, Israel) is left out. */
+const ZONE_ABBR: Record<string, string> = {
+  EST: '-05:00', EDT: '-04:00', CST: '-06:00', CDT: '-05:00', MST: '-07:00', MDT: '-06:00', PST: '-08:00', PDT: '-07:00',
+  AKST: '-09:00', AKDT: '-08:00', HST: '-10:00', BST: '+01:00', CET: '+01:00', CEST: '+02:00', EET: '+02:00', EEST: '+03:00',
+  WET: '+00:00', JST: '+09:00', KST: '+09:00', AEST: '+10:00', AEDT: '+11:00', ACST: '+09:30', ACDT: '+10:30', AWST: '+08:00',
+  NZST: '+12:00', NZDT: '+13:00',
+};
+const ZONE_ABBR_AFTER = new RegExp(`^\\s?(${Object.keys(ZONE_ABBR).join('|')})(?![A-Za-z])`);
+
 function zoneFromOffset(offset: string | undefined): string | undefined {
   if (!offset) return undefined;
+  if (ZONE_ABBR[offset]) return zoneFromOffset(ZONE_ABBR[offset]);
   const o = offset.trim().toUpperCase();
   if (o === 'Z' || o === 'UTC' || o === 'GMT') return 'UTC';
   const m = o.match(/([+-])(\d{1,2}):?(\d{2})?/);
@@ -296,6 +308,13 @@ export function findDates(text: string, options: DateOptions = {}): DateMatch[] 
         continue;
       }
       const parts = p.build(m, o);
+      if (parts && parts.hour !== undefined && !parts.offset && !parts.exact) {
+        const z = ZONE_ABBR_AFTER.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 6));
+        if (z) {
+          parts.offset = z[1];
+          m[0] += z[0];
+        }
+      }
       const d = parts && toMatch(m, parts, zone, o.now, minYear);
       if (d) found.push(d);
     }

@@ -72,4 +72,28 @@ describe('article publish time', () => {
     const a = extract('comment-date');
     expect(a.publishedAt?.slice(0, 16)).toBe('2005-09-10T10:56');
   });
+
+  it('takes a displayed time with its zone over a machine value with a wrong offset', () => {
+    // JSON-LD holds the UTC wall time labelled -06:00; the page shows "10:31 pm CST"
+    const a = extract('local-time-ambiguous', (h) =>
+      h
+        .replace('2022-02-06T12:48:06+00:00', '2019-11-20T04:31:13-06:00')
+        .replace('06/02/2022 - 13:48', 'Nov 19, 2019, 10:31 pm CST'),
+    );
+    expect(a.publishedAt).toBe('2019-11-19T22:31:00-06:00');
+  });
+
+  it('keeps the seconds of a machine value that is already in the displayed offset', () => {
+    const a = extract('local-time-ambiguous', (h) =>
+      h.replace('2022-02-06T12:48:06+00:00', '2022-02-06T13:48:06+01:00').replace('<html lang="zh-CN">', '<html lang="fr">'),
+    );
+    expect(a.publishedAt).toBe('2022-02-06T13:48:06+01:00');
+  });
+
+  it('skips the date of a link to the previous or next article', () => {
+    const a = extract('teaser-list', (h) =>
+      h.replace('<div class="chapters">', '<div class="chapters"><p>此分类上一篇： <a href="/book/2.html">阅读课(2)</a> 2004/10/10</p>'),
+    );
+    expect(a.publishedAt).toBeUndefined();
+  });
 });

@@ -96,3 +96,17 @@ describe('numeric dates: separators and order', () => {
     expect(numericDayFirst(['score 13-2 at half time'])).toBeUndefined();
   });
 });
+
+describe('displayed zones and widget layouts', () => {
+  it('reads an upper-case zone abbreviation after the time', () => {
+    expect(parseDate('Nov 19, 2019, 10:31 pm CST', { now })?.iso).toBe('2019-11-19T22:31:00-06:00');
+    expect(parseDate('Monday November 18, 2019 7:45 am PST by Joe', { now })?.iso).toBe('2019-11-18T07:45:00-08:00');
+    expect(parseDate('2019-09-07 13:43 CEST', { now })?.iso).toBe('2019-09-07T13:43:00+02:00');
+    // French "est" is a word, and an abbreviation must stand alone
+    expect(parseDate('le 15 avril 2017 à 10:20 est', { now })?.hasOffset).toBeUndefined();
+    expect(parseDate('Nov 19, 2019, 10:31 pm CSTX', { now })?.iso).toBe('2019-11-19T22:31:00Z');
+  });
+  it('reads the weekday between day and year', () => {
+    expect(parseDate('Dec 28 Sat 2013 00:28', { now })?.iso).toBe('2013-12-28T00:28:00Z');
+  });
+});
