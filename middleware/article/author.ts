@@ -352,6 +352,29 @@ function textByline(page: Page, sites: string[], anchor: number, bodyStart: numb
   return undefined;
 }
 
+/**
+ * A declared author that is an account handle ("CC7567") shown on the page under the person's
+ * name: the text of the profile link whose URL ends in the handle ("/u/CC7567" → "James Akinaka").
+ */
+function displayName(page: Page, declared: string): string {
+  if (/\s/.test(declared) || declared.length < 3) return declared;
+  const handle = declared.toLowerCase();
+  for (const n of page.nodes) {
+    if (!(n instanceof Element) || n.name !== 'a' || !n.attribs.href) continue;
+    let path: string;
+    try {
+      const u = new URL(n.attribs.href, 'http://h/');
+      path = decodeURIComponent(u.pathname).replace(/\/+$/, '').toLowerCase();
+    } catch {
+      continue;
+    }
+    if (!path.endsWith(`/${handle}`)) continue;
+    const text = collapse(textOf(n));
+    if (text.length <= MAX_AUTHOR_LENGTH && text.toLowerCase() !== handle && /\s/.test(text) && looksLikeNames(text) && !runsIntoText(text)) return text;
+  }
+  return declared;
+}
+
 export interface AuthorOptions {
   /** DFS index of the headline. */
   anchor?: number;
@@ -369,5 +392,7 @@ export function extractAuthor(page: Page, options: AuthorOptions = {}): string |
   // An explicit writer cue in the text (作者：, 记者 X) beats meta fields, which Chinese sites often
   // fill with the editor or the outlet; the weaker forms (dateline names, trailing brackets) come last.
   const cue = cueAuthor(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0, options.tail, options.headline);
-  return cue.strong ?? jsonLdAuthor(page, sites) ?? metaAuthor(page, sites) ?? elementAuthor(page, sites, options.anchor ?? 0) ?? textByline(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0) ?? cue.weak;
+  const declared = jsonLdAuthor(page, sites) ?? metaAuthor(page, sites);
+  if (declared && !cue.strong) return displayName(page, declared);
+  return cue.strong ?? elementAuthor(page, sites, options.anchor ?? 0) ?? textByline(page, sites, options.anchor ?? 0, options.bodyStart ?? options.anchor ?? 0) ?? cue.weak;
 }

@@ -157,3 +157,14 @@ describe('plain-text bylines', () => {
     expect(extractArticle(art('', '<p>By Jane Doe</p>'))!.author).toBeUndefined();
   });
 });
+
+describe('declared handles', () => {
+  it('shows the name of the profile link for a declared account handle', () => {
+    const ld = { '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Riverside park plans approved', author: 'CC7567' };
+    const head = `<title>Riverside park plans approved</title><script type="application/ld+json">${JSON.stringify(ld)}</script>`;
+    const withLink = page(head, `<h1>Riverside park plans approved</h1><div class="meta"><a href="https://community.example.org/u/CC7567"><img src="/a.png" alt=""> <span>James Okafor</span></a></div>${body}`);
+    expect(extractArticle(withLink)!.author).toBe('James Okafor');
+    const withoutLink = page(head, `<h1>Riverside park plans approved</h1>${body}`);
+    expect(extractArticle(withoutLink)!.author).toBe('CC7567');
+  });
+});
