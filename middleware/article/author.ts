@@ -171,7 +171,26 @@ function metaAuthor(page: Page, sites: string[]): string | undefined {
   const meta = metaFields(page);
   for (const k of META_KEYS) {
     const v = cleanName(meta.get(k), sites);
-    if (v) return v;
+    if (v) return allMetaNames(page, k, sites) ?? v;
+  }
+  return undefined;
+}
+
+/** Every author a page declares under one key (one `<meta name="citation_author">` or
+ * `DC.Creator` per writer), read from the attribute kind that `metaFields` prefers; undefined when
+ * there are fewer than two. Names written "Last, First" are joined by semicolons. */
+function allMetaNames(page: Page, key: string, sites: string[]): string | undefined {
+  for (const attrName of ['property', 'name', 'itemprop'] as const) {
+    const names: string[] = [];
+    for (const n of page.nodes) {
+      if (!(n instanceof Element) || n.name !== 'meta') continue;
+      const attr = n.attribs[attrName];
+      if (!attr || !n.attribs.content) continue;
+      if (!attr.trim().toLowerCase().split(/\s+/).some((raw) => raw.replace(/^(dc|dcterms?)[.:-]/, '$1:') === key)) continue;
+      const v = cleanName(n.attribs.content, sites);
+      if (v && !names.includes(v)) names.push(v);
+    }
+    if (names.length) return names.length > 1 ? names.join(names.some((x) => x.includes(',')) ? '; ' : ', ') : undefined;
   }
   return undefined;
 }

@@ -168,3 +168,14 @@ describe('declared handles', () => {
     expect(extractArticle(withoutLink)!.author).toBe('CC7567');
   });
 });
+
+describe('several declared authors', () => {
+  it('reads every citation_author / DC.Creator tag of the preferred attribute kind', () => {
+    const two = page('<title>On parks</title><meta name="citation_author" content="Ann Lee"><meta name="citation_author" content="Bo Park">', `<h1>On parks</h1>${body}`);
+    expect(extractArticle(two)!.author).toBe('Ann Lee, Bo Park');
+    const inverted = page('<title>On parks</title><meta name="DC.Creator" content="Lee, A."><meta name="DC.Creator" content="Park, Bo">', `<h1>On parks</h1>${body}`);
+    expect(extractArticle(inverted)!.author).toBe('Lee, A.; Park, Bo');
+    const mixed = page('<title>On parks</title><meta name="DC.creator" content="Name Form"><meta property="dc:creator" content="Property Form">', `<h1>On parks</h1>${body}`);
+    expect(extractArticle(mixed)!.author).toBe('Property Form');
+  });
+});
