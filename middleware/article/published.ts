@@ -51,7 +51,7 @@ const RANGE_GAP = /^\s*(?:至|到|~|～|–|—|－|-|to|until|till|bis|au|al)\s
  * its date is the other article's. */
 const NEIGHBOUR_LINK = /^[\s\p{P}\p{S}]*(?:\S{0,4}(?:上一篇|下一篇|上一页|下一页|上篇|下篇|上一条|下一条|前一篇|后一篇|後一篇)|(?:previous|next|older|newer)\s+(?:post|article|story|entry)\b)/iu;
 /** Class/id of a comment or reply container: its dates are the comments' own. */
-const COMMENT_BOX = /comment|reply|respon|评论|留言/i;
+const COMMENT_BOX = /(?:^|[^a-z])(?:comment|repl(?:y|ies)|respon(?:d|ses?)(?![a-z]))|评论|留言/i;
 /** Ancestors searched for a comment container. */
 const COMMENT_BOX_DEPTH = 8;
 /** A body paragraph that is this much date (by characters, spaces aside) is a dateline the body took in. */
@@ -235,7 +235,8 @@ function isTeaser(s: Segment, ds: DateMatch[]): boolean {
 
 function inCommentBox(el: Element): boolean {
   let n: Element | null = el;
-  for (let k = 0; n && k < COMMENT_BOX_DEPTH; k++) {
+  // the page wrapper's classes describe the page ("single comments-open"), not this block
+  for (let k = 0; n && k < COMMENT_BOX_DEPTH && n.name !== 'body' && n.name !== 'html'; k++) {
     if (COMMENT_BOX.test(n.attribs.class ?? '') || COMMENT_BOX.test(n.attribs.id ?? '')) return true;
     n = n.parent instanceof Element ? n.parent : null;
   }

@@ -96,4 +96,13 @@ describe('article publish time', () => {
     );
     expect(a.publishedAt).toBeUndefined();
   });
+
+  it('reads a date below the body in a block whose class only looks like "respon…"', () => {
+    const a = extract('comment-date', (h) =>
+      h
+        .replace('<p>Saturday, September 10th, 2005 10:56 am</p>', '')
+        .replace(/<div id="comments">[\s\S]*?<\/ol>\n<\/div>/, '<div class="responsive-meta"><p>Posted September 10th, 2005 10:56 am</p></div>'),
+    );
+    expect(a.publishedAt?.slice(0, 16)).toBe('2005-09-10T10:56');
+  });
 });
