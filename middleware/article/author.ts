@@ -379,7 +379,7 @@ function displayName(page: Page, declared: string): string {
   if (/\s/.test(declared) || declared.length < 3) return declared;
   const handle = declared.toLowerCase();
   for (const n of page.nodes) {
-    if (!(n instanceof Element) || n.name !== 'a' || !n.attribs.href) continue;
+    if (!(n instanceof Element) || n.name !== 'a' || !n.attribs.href || !n.attribs.href.toLowerCase().includes(handle)) continue;
     let path: string;
     try {
       const u = new URL(n.attribs.href, 'http://h/');
