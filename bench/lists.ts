@@ -171,14 +171,19 @@ for (const e of readManifest('lists/autopager/manifest.jsonl')) {
   else if (pred && (g.paginationLinks?.PREV ?? []).some((l) => l.url && normUrl(l.url) === pred && /older|ouder|ältere|anciens|antigu/i.test(l.text ?? ''))) olderAsNext++;
   // Page N+1 convention (Gleaner's): also right when the prediction is the page one step further
   // in the sequence and the labellers called it PREV (a blog's "← Older posts": autopager labels
-  // by arrow, so "Newer posts →" is their NEXT), or when the page has no next button and the
+  // by arrow, so "Newer posts →" is their NEXT; "one step further" is read from the URL's page
+  // number, or from the link's "older" wording when the URL has none), or when the page has no next button and the
   // prediction is the pager's page 2 (labelled PAGE) on page 1.
   let seqOk = ok;
   if (!ok && pred) {
     const prevLink = (g.paginationLinks?.PREV ?? []).find((l) => l.url && normUrl(l.url) === pred);
     const step = prevLink ? urlStep(r.pageUrl, prevLink.url!) : undefined;
     const goldStep = gold.size ? urlStep(r.pageUrl, (g.pagination?.next ?? []).find((u) => u && normUrl(u) === [...gold][0]) ?? '') : undefined;
-    if (prevLink && (step === 'added' || (typeof step === 'number' && step > 0)) && (goldStep === undefined || (typeof goldStep === 'number' && goldStep < 0) || /older|ouder|ältere|anciens|antigu/i.test(prevLink.text ?? ''))) seqOk = true;
+    const saysOlder = /older|ouder|ältere|anciens|antigu/i.test(prevLink?.text ?? '');
+    if (prevLink && (step === 'added' || (typeof step === 'number' && step > 0)) && (goldStep === undefined || (typeof goldStep === 'number' && goldStep < 0) || saysOlder)) seqOk = true;
+    // URLs without a page number (Blogger's updated-max=<date>): the link's own words say it is
+    // the next page of the sequence
+    if (prevLink && step === undefined && saysOlder) seqOk = true;
     const pageLinks = (g.paginationLinks?.PAGE ?? []).filter((l) => l.url && /^\d+$/.test((l.text ?? '').trim()));
     const lowest = Math.min(...pageLinks.map((l) => Number(l.text!.trim())));
     if (!gold.size && lowest === 2 && pageLinks.some((l) => Number(l.text!.trim()) === 2 && normUrl(l.url!) === pred)) seqOk = true;
@@ -191,10 +196,10 @@ for (const e of readManifest('lists/autopager/manifest.jsonl')) {
     noNext++;
     if (pred) falseNext++;
   }
-  if (!ok && verbose) apRows.push([e.id, [...gold][0] ?? '-', pred ?? '-']);
+  if (!ok && verbose) apRows.push([e.id, [...gold][0] ?? '-', pred ?? '-', seqOk ? 'yes' : 'no']);
 }
 console.log('\n### Next page (lists/autopager, pages with hand-labelled pagination)\n');
-if (verbose) printTable(['page', 'gold next', 'predicted'], apRows);
+if (verbose) printTable(['page', 'gold next', 'predicted', 'right under page N+1'], apRows);
 printTable(
   ['labelled pages', 'accuracy', 'accuracy, page N+1 convention', 'with NEXT', 'NEXT found', 'without NEXT', 'false next', 'wrong = "older" link labelled PREV', 'unlabelled pages', 'with a next found'],
   [[total, right / total, seqRight / total, withNext, withNextRight / withNext, noNext, falseNext, olderAsNext, unlabelled, unlabelledWithNext]],

@@ -261,12 +261,13 @@ function linkPath(dom: DomIndex, a: number, record: number): string | undefined 
 /** Levels (the link and its nearest ancestors inside the record) compared by twinTitles. */
 const TWIN_LEVELS = 4;
 
-/** `a.cls<div.x<div.y`: tag and class signature of a link and its nearest ancestors below the
- * record; undefined when none of them carries a class (bare `li/a` markup says nothing). */
-function localSignature(dom: DomIndex, a: number, record: number): string | undefined {
+/** `a.cls<div.x<div.y`: tag and class signature of a link and its nearest ancestors (`levels` of
+ * them, fewer when the bound `record` is reached first; -1: no bound); undefined when none of them carries a class (bare `li/a` markup says
+ * nothing). */
+export function localSignature(dom: DomIndex, a: number, record: number, levels = TWIN_LEVELS): string | undefined {
   const parts: string[] = [];
   let classed = false;
-  for (let k = a, l = 0; k > record && l < TWIN_LEVELS; k = dom.parent[k]!, l++) {
+  for (let k = a, l = 0; k > record && l < levels; k = dom.parent[k]!, l++) {
     const el = dom.page.nodes[k] as Element;
     const cls = classSignature(el);
     if (cls) classed = true;
@@ -407,6 +408,7 @@ function buildCluster(
     let fit = 0;
     let width = 0;
     const urls = new Set<string | undefined>();
+    const texts = new Set<string>();
     const heading = HEADING_PATH.test(path);
     for (const r of records) {
       const a = r.byPath.get(path);
@@ -414,14 +416,17 @@ function buildCluster(
       width += textWidth(linkText(a));
       const url = linkUrl(a);
       urls.add(url);
+      texts.add(linkText(a));
       // A title written as link text beats one borrowed from a title/alt attribute (icons). A
       // link in a heading, or to a page below this list's own path (the record's detail page:
       // /releases → /releases/tag/v2.10), is a title whatever its length ("v2.10", a code).
       fit += heading && !DOWNLOAD_URL.test(url ?? '') ? Math.max(HEADING_MIN_FIT, linkFit(a)) : ownFit(a);
     }
     // sum of fits = support × mean fit; a link inside a heading is a title by markup. A path whose
-    // links all lead to one place ("Latest release", "Reply") is not the records' own link.
-    const value = fit * (heading ? HEADING_BONUS : 1) * (urls.size / count);
+    // links all lead to one place ("Latest release", "Reply") is not the records' own link, nor
+    // one whose links all say the same thing ("RSS feed of this forum", "Read more", "Website"):
+    // titles differ from record to record.
+    const value = fit * (heading ? HEADING_BONUS : 1) * (urls.size / count) * (texts.size / count);
     if (!best || value > best.value) best = { path, value, width: width / count };
   }
   if (!best) return undefined;

@@ -11,9 +11,9 @@ import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
-import { domIndex, subtreeText } from './dom.js';
+import { domIndex, subtreeText, anchorsIn } from './dom.js';
 import { Element } from 'domhandler';
-import { findLinkClusters, classSignature, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterOptions } from './clusters.js';
+import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from './pagination.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -195,6 +195,43 @@ export function contentClusters(page: Page): LinkCluster[] {
   return chosen;
 }
 
+/** Share of the main list's entries whose title links must share one markup signature before
+ * lone records in that markup are looked for. */
+const STRAY_SIGNATURE_SHARE = 0.8;
+
+/**
+ * Lone records of the main list outside its container: a search engine sets its first result
+ * (the one with sitelinks) apart from the group of the others; a list's first teaser is wrapped
+ * alone. Their title links sit in the same markup (tag and classes of the link and its nearest
+ * ancestors, see localSignature) as the list's titles, within MERGE_LEVELS above its container.
+ */
+function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[]): ClusterEntry[] {
+  const main = chosen[0]!;
+  // the title link's markup up to and including its record (or four levels of it)
+  const counts = new Map<string, number>();
+  for (const e of main.entries) {
+    const sig = localSignature(dom, e.anchor, dom.parent[e.record]!);
+    if (sig !== undefined) counts.set(sig, (counts.get(sig) ?? 0) + 1);
+  }
+  let sig: string | undefined;
+  for (const [k, v] of counts) if (v >= main.entries.length * STRAY_SIGNATURE_SHARE) sig = k;
+  if (sig === undefined) return [];
+  const levels = sig.split('<').length;
+  let scope = main.container;
+  for (let l = 0; l < MERGE_LEVELS && dom.parent[scope]! >= 0; l++) scope = dom.parent[scope]!;
+  const inRecord = (a: number) => chosen.some((c) => c.records.some((r) => inside(dom, a, r)));
+  const out: ClusterEntry[] = [];
+  for (const a of anchorsIn(dom, scope)) {
+    if (localSignature(dom, a, -1, levels) !== sig || inRecord(a)) continue;
+    const el = dom.page.nodes[a] as Element;
+    const url = dom.page.resolve(el.attribs.href);
+    const title = anchorText(el);
+    if (!url || DOWNLOAD_URL.test(url) || textWidth(title) < TITLE_MIN_WIDTH) continue;
+    out.push({ url, title, anchor: a, record: a });
+  }
+  return out;
+}
+
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
   const dom = domIndex(page);
@@ -208,7 +245,9 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const items: ListEntry[] = [];
   const seen = new Set<string>();
   const chosen = contentClusters(page);
-  const entries = chosen.flatMap((c) => c.entries).sort((a, b) => a.anchor - b.anchor);
+  const entries = chosen.flatMap((c) => c.entries);
+  if (chosen.length) entries.push(...strayTitles(dom, chosen));
+  entries.sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;
     seen.add(e.url);

@@ -242,3 +242,22 @@ describe('search results in deep or grouped markup (round 3)', () => {
     expect(items).toEqual([1, 2, 3, 4].map((i) => `http://shop.example/p/${i}`));
   });
 });
+
+describe('lone records and repeated labels (round 3)', () => {
+  it('takes a lone first result set apart from the group of the others (same title markup)', () => {
+    const res = (i: number) =>
+      `<div class="res"><div class="rt"><a href="https://site${i}.example/page">Result number ${i} with a title of some length</a></div><span>A snippet of the result, a sentence of text.</span></div>`;
+    const html = `<html><body><div id="results"><h2>Results</h2>${res(0)}<div class="group">${[1, 2, 3, 4].map(res).join('')}</div></div>
+      <div class="foot"><div class="rt"><a href="https://other.example/x">A footer link in the same markup but far away</a></div></div></body></html>`;
+    const urls = extractList(createPage({ url: 'https://search.example.com/search?q=x', body: html })).items.map((i) => i.url);
+    expect(urls).toContain('https://site0.example/page');
+    expect(urls).toHaveLength(5);
+  });
+  it('does not take a link whose text is the same in every record ("RSS feed") as the records\' title', () => {
+    const rec = (i: number) => `<li class="forum"><h3><a href="/f${i}">Board ${i}</a></h3><p>What board ${i} is about, in a few words.</p>
+      <ul class="actions"><li><a href="/rss?f=${i}">Show the RSS feed of this board</a></li></ul></li>`;
+    const html = `<html><body><ol class="boards">${[1, 2, 3, 4, 5].map(rec).join('')}</ol></body></html>`;
+    const urls = extractList(createPage({ url: 'https://forum.example/index.php', body: html })).items.map((i) => i.url);
+    expect(urls).toEqual([1, 2, 3, 4, 5].map((i) => `https://forum.example/f${i}`));
+  });
+});
