@@ -75,7 +75,7 @@ const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'c
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels, software teams credited in meta). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|\bteam$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
+const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|\bteam$|^(?:our|from our)\s.*\b(?:staff|reporters?|correspondents?|desk)$|\s(?:staff|desk|newsroom|wires?|agencies)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
 const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等据或及]|中(?!国))|[中时后的了称说摄]$|(?:理事|主任|教授|院长|主席|经理|总监|部长|局长|书记|专家|研究员|秘书长|董事长|总裁)$/;
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in

@@ -95,6 +95,12 @@ describe('bylines', () => {
     expect(extractArticle(titled('<meta name="author" content="Jane Doe <jane@example.net>">', ''))!.author).toBe('Jane Doe');
   });
 
+  it('does not read a desk credit as a name', () => {
+    expect(extractArticle(titled('<meta name="author" content="Our Foreign Staff">', ''))!.author).toBeUndefined();
+    expect(extractArticle(titled('<meta name="author" content="Example News Staff">', ''))!.author).toBeUndefined();
+    expect(extractArticle(titled('<meta name="author" content="Ann Staffordshire">', ''))!.author).toBe('Ann Staffordshire');
+  });
+
   it('does not read "Last Updated" as a name', () => {
     expect(extractArticle(titled('', '<div class="author-details">Last Updated: January 7, 2025</div>'))!.author).toBeUndefined();
   });
