@@ -28,6 +28,8 @@ const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
 const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+/** A two-character name spaced out to the width of three after a writer cue ("作者: 赵 培：单位"). */
+const SPACED_NAME = /(?<=(?:^|[\s:：])(?:作者|撰文|记者)\s*[:：]\s*)(\p{Script=Han})[ \u3000]{1,2}(\p{Script=Han})\s*(?:[:：;；]\s*|(?=[,，、(（]|$))/u;
 /** The poster of a blog entry or forum post, in the line the software writes around it:
  * "本贴由大卫于2005年8月12日…发表", "由海姑娘张贴 @ 2005-06-14", "ggjjzhzz 发表于 2005-9-15",
  * "发布时间 2005/03/15 22:36:13 by duscha". */
@@ -281,7 +283,7 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
     const tail = tailFrom !== undefined && s.index >= tailFrom && s.index <= tailFrom + CUE_WINDOW;
     if (!near && !tail) continue;
-    const head = s.text.length > 200 ? s.text.slice(0, LEAD_CUE_CHARS) : s.text;
+    const head = (s.text.length > 200 ? s.text.slice(0, LEAD_CUE_CHARS) : s.text).replace(SPACED_NAME, '$1$2 ');
     if (CAPTION_LINE.test(head)) continue;
     const m = ZH_CUE.exec(head);
     // "中新社记者 贾天勇 摄": the photographer of a picture, not the writer

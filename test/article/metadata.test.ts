@@ -185,3 +185,18 @@ describe('several declared authors', () => {
     expect(extractArticle(mixed)!.author).toBe('Property Form');
   });
 });
+
+describe('Chinese spaced names', () => {
+  const zh = (line: string) =>
+    createPage({
+      url: 'https://journal.example.cn/paper/1.html',
+      body: `<html><head><title>淘宝网物流配送研究</title></head><body><div class="t">淘宝网物流配送研究</div><div>${line}</div><div><p>${'本文分析了电子商务企业在物流配送环节中存在的主要问题，并提出了相应的对策和建议。'.repeat(4)}</p></div></body></html>`,
+    });
+  it('joins a two-character name spaced to three widths after a writer cue', () => {
+    expect(extractArticle(zh('作者: 赵 培：北京物资学院，北京'))!.author).toBe('赵培');
+    expect(extractArticle(zh('作者：王　芳'))!.author).toBe('王芳');
+  });
+  it('leaves other lines after 作者 alone', () => {
+    expect(extractArticle(zh('作者单位：北京物资学院'))!.author).toBeUndefined();
+  });
+});
