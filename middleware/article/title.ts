@@ -208,7 +208,7 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   const site = siteLabels(page, html);
   for (const h of hs) {
     // the site's logo heading ("<h1><a href="/">Site</a></h1>") names the site, not the article
-    if (site.has(labelKey(h.text)) || isHomeLink(h.el)) continue;
+    if (site.has(labelKey(h.text)) || isHomeLink(h.el, page.url)) continue;
     let share = 0;
     for (let k = 0; k < refs.length; k++) {
       const r = refs[k]!;
@@ -275,10 +275,18 @@ function siteLabels(page: Page, html: string): Set<string> {
 }
 
 /** A link to the site's home page ("/", "./", "index.html", an origin). */
-const HOME_HREF = /^(?:\.{0,2}\/|(?:\.{1,2}\/)*index\.[a-z]+|https?:\/\/[^/?#]+\/?)$/i;
+const HOME_HREF = /^(?:\.{0,2}\/|(?:\.{1,2}\/)*index\.[a-z]+|https?:\/\/([^/?#]+)\/?)$/i;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
 
 /** A heading whose whole text is one link to the site's home page (a logo). */
-function isHomeLink(el: Element): boolean {
+export function isHomeLink(el: Element, pageUrl: string): boolean {
   const stack: AnyNode[] = [...el.children];
   let link: Element | undefined;
   while (stack.length) {
@@ -290,7 +298,10 @@ function isHomeLink(el: Element): boolean {
       } else stack.push(...n.children);
     }
   }
-  if (!link || !HOME_HREF.test((link.attribs.href ?? '').trim())) return false;
+  const m = link ? HOME_HREF.exec((link.attribs.href ?? '').trim()) : null;
+  if (!link || !m) return false;
+  // an absolute link is the home page of this site only (not another site's front page)
+  if (m[1] && hostOf(pageUrl) !== m[1].toLowerCase().replace(/^www\./, '')) return false;
   return collapse(textOf(link)) === collapse(textOf(el));
 }
 

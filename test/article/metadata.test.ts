@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createPage } from '../../src/page/page.js';
 import { extractArticle } from '../../middleware/article/index.js';
-import { metaFields, metaTitle } from '../../middleware/article/title.js';
+import { Element } from 'domhandler';
+import { isHomeLink, metaFields, metaTitle } from '../../middleware/article/title.js';
 
 /** Article titles and bylines: the writer's name, the headline without the site's name. */
 
@@ -198,5 +199,24 @@ describe('Chinese spaced names', () => {
   });
   it('leaves other lines after 作者 alone', () => {
     expect(extractArticle(zh('作者单位：北京物资学院'))!.author).toBeUndefined();
+  });
+});
+
+describe('home links', () => {
+  const h1 = (href: string) => {
+    const p = page('<title>x</title>', `<h1><a href="${href}">Example</a></h1>`, 'https://www.news.example.org/2021/04/park.html');
+    return { p, el: p.nodes.find((n): n is Element => n instanceof Element && n.name === 'h1')! };
+  };
+  it('knows a heading that links to this site\'s home page', () => {
+    for (const href of ['/', './', 'index.html', '../index.html', 'https://news.example.org/', 'http://www.news.example.org']) {
+      const { p, el } = h1(href);
+      expect(isHomeLink(el, p.url)).toBe(true);
+    }
+  });
+  it('does not take a link to another site or to a story for a home link', () => {
+    for (const href of ['https://corp.example.com/', '/2021/04/park.html', 'park.html']) {
+      const { p, el } = h1(href);
+      expect(isHomeLink(el, p.url)).toBe(false);
+    }
   });
 });
