@@ -6,7 +6,8 @@
  *    pair (`expected_items`). Pages whose gold is a record count only (lists/mdr, the other Gerapy
  *    samples) are scored on counts: P = min(n, g)/n, R = min(n, g)/g — reported apart.
  * 2. Next-page URL accuracy on lists/autopager (hand-labelled NEXT links): a page is right when the
- *    predicted next page is one of the labelled NEXT URLs, or when both are absent.
+ *    predicted next page is one of the labelled NEXT URLs, or when both are absent. Also the
+ *    next-page gold that some item sets carry (se-scraper, go-crawler-tests, html2rss, rss-proxy).
  *
  * Usage: npx tsx bench/lists.ts [--verbose]
  */
@@ -72,6 +73,7 @@ const perSet = new Map<string, number[][]>();
 const countRows: (string | number)[][] = [];
 const partialRows: (string | number)[][] = [];
 const peerGold = new Set<string>();
+const itemSetNext: string[][] = [];
 for (const set of ITEM_SETS) {
   for (const e of readManifest(`lists/${set}/manifest.jsonl`)) {
     const g = readExpected<Gold>(e);
@@ -83,6 +85,12 @@ for (const set of ITEM_SETS) {
     if (!gold.size) continue;
     const r = run(e, g);
     const pred = new Set(r.items.map((i) => normUrl(i.url)));
+    if (g?.pagination) {
+      // next-page gold of the item sets (search engines' own pagers, HN's "More", GitHub's "Next")
+      const goldNext = (g.pagination.next ?? []).filter((u): u is string => !!u && !u.startsWith('javascript:')).map((u) => normUrl(new URL(u, base).href));
+      const ok = goldNext.length ? r.nextPage !== undefined && goldNext.includes(normUrl(r.nextPage)) : r.nextPage === undefined;
+      itemSetNext.push([e.id, goldNext[0] ?? '-', r.nextPage ? normUrl(r.nextPage) : '-', ok ? 'yes' : 'no']);
+    }
     if (g?.itemsComplete === false) {
       // A partial gold (some items that must be found, some URLs that must not): recall only.
       const found = [...gold].filter((u) => pred.has(u)).length;
@@ -204,4 +212,7 @@ printTable(
   ['labelled pages', 'accuracy', 'accuracy, page N+1 convention', 'with NEXT', 'NEXT found', 'without NEXT', 'false next', 'wrong = "older" link labelled PREV', 'unlabelled pages', 'with a next found'],
   [[total, right / total, seqRight / total, withNext, withNextRight / withNext, noNext, falseNext, olderAsNext, unlabelled, unlabelledWithNext]],
 );
+const nextRight = itemSetNext.filter((r) => r[3] === 'yes').length;
+console.log(`\n### Next page on the item sets with a labelled pager: ${nextRight}/${itemSetNext.length} right\n`);
+if (verbose) printTable(['page', 'gold next', 'predicted', 'right'], itemSetNext);
 console.log(`\nextractList time per page (after parsing): median ${median(times).toFixed(2)} ms over ${times.length} pages (shared CPU)`);
