@@ -8,16 +8,14 @@
  *   const article = extractArticle(page, { timezone: 'Asia/Shanghai' });
  *   // → { kind: 'article', title, author?, publishedAt?, content, contentHtml, images, lang } | null
  */
-import type { AnyNode } from 'domhandler';
+import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { Item } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
 import { hanRatio } from '../../src/text/text.js';
-import { buildTree } from './tree.js';
-import { Element } from 'domhandler';
+import { buildTree, type Tree } from './tree.js';
 import { extractContent, imageUrl, MIN_ARTICLE_LENGTH, subtreeEnd, type ContentResult } from './content.js';
-import type { Tree } from './tree.js';
 import { extractTitle } from './title.js';
 import { extractPublished } from './published.js';
 import { extractAuthor } from './author.js';
