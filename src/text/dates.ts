@@ -62,6 +62,19 @@ export function timezoneForLang(lang: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * The numeric date order of a page language when the page itself does not show it: day first
+ * everywhere but in US English (and Y-M-D languages, whose rare D/M forms stay month first).
+ * undefined = no convention known (use the default, month first).
+ */
+export function dayFirstForLang(lang: string | undefined): boolean | undefined {
+  if (!lang) return undefined;
+  const l = lang.toLowerCase();
+  if (l === 'en' || l.startsWith('en-us') || /^(?:zh|ja|ko)\b/.test(l)) return undefined;
+  if (l.startsWith('en-')) return !/^en-(?:ph|ca)\b/.test(l); // the Philippines and Canada mix both
+  return /^(?:fr|de|es|it|pt|nl|ru|uk|pl|cs|sk|hu|ro|bg|hr|sr|sl|el|tr|da|sv|nb|nn|no|fi|et|lv|lt|id|ms|vi|ar|he|fa|hi|th)\b/.test(l) || undefined;
+}
+
 const MONTHS: Record<string, number> = {};
 function addMonths(names: string[][]) {
   names.forEach((alts, i) => {

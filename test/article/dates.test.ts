@@ -105,4 +105,15 @@ describe('article publish time', () => {
     );
     expect(a.publishedAt?.slice(0, 16)).toBe('2005-09-10T10:56');
   });
+
+  it("reads an ambiguous numeric date in the page language's order when nothing else says", () => {
+    const page = (lang: string) => (h: string) =>
+      h
+        .replace('<html>', `<html lang="${lang}">`)
+        .replace('Saturday, September 10th, 2005 10:56 am', '06/02/2022 13:48')
+        .replace(/<div id="comments">[\s\S]*?<\/ol>\n<\/div>/, '');
+    expect(extract('comment-date', page('fr')).publishedAt?.slice(0, 16)).toBe('2022-02-06T13:48');
+    expect(extract('comment-date', page('en-GB')).publishedAt?.slice(0, 16)).toBe('2022-02-06T13:48');
+    expect(extract('comment-date', page('en-US')).publishedAt?.slice(0, 16)).toBe('2022-06-02T13:48');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDates, normaliseDateValue, numericDayFirst, parseDate } from '../../src/text/dates.js';
+import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate } from '../../src/text/dates.js';
 
 const now = new Date('2026-11-30T12:00:00Z');
 const sh = { now, timezone: 'Asia/Shanghai' };
@@ -108,5 +108,17 @@ describe('displayed zones and widget layouts', () => {
   });
   it('reads the weekday between day and year', () => {
     expect(parseDate('Dec 28 Sat 2013 00:28', { now })?.iso).toBe('2013-12-28T00:28:00Z');
+  });
+});
+
+describe('dayFirstForLang', () => {
+  it('reads the numeric order a language writes', () => {
+    expect(dayFirstForLang('pt-BR')).toBe(true);
+    expect(dayFirstForLang('fr')).toBe(true);
+    expect(dayFirstForLang('en-GB')).toBe(true);
+    expect(dayFirstForLang('en-US')).toBeUndefined();
+    expect(dayFirstForLang('en')).toBeUndefined();
+    expect(dayFirstForLang('zh-CN')).toBeUndefined();
+    expect(dayFirstForLang(undefined)).toBeUndefined();
   });
 });
