@@ -6,9 +6,8 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import type { Page } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/page/page.js';
 import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, type DateMatch, type DateOptions } from '../../src/text/dates.js';
-import type { Segment } from '../../src/page/page.js';
 import { jsonLdArticles } from './title.js';
 
 /** Meta keys of the publish time, most specific first (GNE's and trafilatura's lists, lower-case). */
@@ -279,15 +278,17 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   // numeric dates are read in the order the page's unambiguous ones show (13/02/2022 → day first)
   // (else the language's convention: 06/02/2022 on a French page is 6 February)
   const lang = page.lang();
-  const dayFirst = numericDayFirst(shortTexts(page)) ?? dayFirstForLang(page.declaredLang?.split('-')[0] === lang ? page.declaredLang : lang);
+  const pageOrder = numericDayFirst(shortTexts(page));
+  const dayFirst = pageOrder ?? dayFirstForLang(page.declaredLang?.split('-')[0] === lang ? page.declaredLang : lang);
   const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone, ...(dayFirst !== undefined ? { dayFirst } : {}) };
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER, headline: options.headline });
   let text = found?.d;
   const machine = fromJsonLd(page, o) ?? fromMeta(page, o) ?? fromScripts(page, o);
-  // 06/02/2022 on a page without an unambiguous numeric date: the reading the machine value confirms
-  if (text?.orderAmbiguous && machine && dayFirst === undefined && !sameDay(text, machine)) {
-    const other = findDates(text.text, { ...o, dayFirst: !o.dayFirst })[0];
+  // 06/02/2022 on a page without an unambiguous numeric date: the reading the machine value
+  // confirms (it outweighs the language's convention)
+  if (text?.orderAmbiguous && machine && pageOrder === undefined && !sameDay(text, machine)) {
+    const other = findDates(text.text, { ...o, dayFirst: !(o.dayFirst ?? false) })[0];
     if (other && sameDay(other, machine)) text = other;
   }
   const strong = text && found!.score >= STRONG_TEXT_SCORE && text.precision !== 'day' && !text.relative;
@@ -344,13 +345,15 @@ const MAX_OFFSET = 14 * 60;
  */
 function localOffsetIso(text: DateMatch, machine: DateMatch): string | undefined {
   if (text.hasOffset || !machine.hasOffset || machine.precision === 'day' || text.hour === undefined || text.minute === undefined) return undefined;
+  // T00:00:00 is a day dressed as a time, not an instant to align with
+  if (!machine.hour && !machine.minute && !machine.second) return undefined;
   const instant = Math.floor(Date.parse(machine.iso) / 60000) * 60000;
   if (Math.floor(Date.parse(text.iso) / 60000) * 60000 === instant) return undefined;
   const wall = Date.UTC(text.year, text.month - 1, text.day, text.hour, text.minute);
   const off = (wall - instant) / 60000;
   if (off === 0 || off % 15 !== 0 || off < MIN_OFFSET || off > MAX_OFFSET) return undefined;
   // the machine value is already in that offset: it keeps its seconds
-  if (machine.hasOffset && offsetMinutes(machine.iso) === off) return machine.iso;
+  if (offsetMinutes(machine.iso) === off) return machine.iso;
   const dt = DateTime.fromObject(
     { year: text.year, month: text.month, day: text.day, hour: text.hour, minute: text.minute, second: text.second ?? 0 },
     { zone: FixedOffsetZone.instance(off) },

@@ -116,4 +116,14 @@ describe('article publish time', () => {
     expect(extract('comment-date', page('en-GB')).publishedAt?.slice(0, 16)).toBe('2022-02-06T13:48');
     expect(extract('comment-date', page('en-US')).publishedAt?.slice(0, 16)).toBe('2022-06-02T13:48');
   });
+
+  it('does not align a displayed time with a machine midnight (a day dressed as a time)', () => {
+    const a = extract('comment-date', (h) =>
+      h
+        .replace('</title>', '</title><meta property="article:published_time" content="2005-09-10T00:00:00+00:00">')
+        .replace('2005 10:56 am', '2005 8:00 am'),
+    );
+    // not 08:00+08:00: the page zone (none known: UTC) stays
+    expect(a.publishedAt).toBe('2005-09-10T08:00:00Z');
+  });
 });
