@@ -27,7 +27,7 @@ const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
-const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:\p{Script=Han}{1,4}[&＆_~]\p{Script=Han}{1,4}|[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
 /** A two-character name spaced out to the width of three after a writer cue ("作者: 赵 培：单位"). */
 const SPACED_NAME = /(?<=(?:^|[\s:：])(?:作者|撰文|记者)\s*[:：]\s*)(\p{Script=Han})[ \u3000]{1,2}(\p{Script=Han})\s*(?:[:：;；]\s*|(?=[,，、(（]|$))/u;
 /** The poster of a blog entry or forum post, in the line the software writes around it:
@@ -86,7 +86,7 @@ const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭�
 /** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
 const OUTLET = /(?:网|网络|报|社|台|新闻|消息|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */
-const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}|(?=[^\s]*[A-Za-z])[\p{Script=Han}A-Za-z0-9·_]{2,16})$/u;
+const ZH_NAME_LIST = /^(?:[\p{Script=Han}·]{2,8}(?:[\s、，,]+[\p{Script=Han}·]{2,8}){0,5}|(?=[^\s]*[A-Za-z])[\p{Script=Han}A-Za-z0-9·_]{2,16}|\p{Script=Han}{1,4}[&＆_~]\p{Script=Han}{1,4})$/u;
 /** A month-name date (with its weekday) after a Latin-script byline, and everything after it. */
 const LATIN_DATE_TAIL = /\s*(?:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}).*$/i;
 /** A job title closing a Latin-script byline (one capitalised qualifier, then the role). */
@@ -104,7 +104,7 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
   if (!raw) return undefined;
   // "Jane Doe (https://example.org/jane)", "Jane Doe <jane@example.org>": the name without its address
   let s = collapse(raw).replace(CONTACT_TAIL, '').replace(BY, '').replace(/^(?:作者|撰文|记者)\s*[:：]\s*/, '');
-  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|时间|日期|[\[【（]|\((?=\p{Script=Han}))/u)[0]!.trim();
+  s = s.split(/\s*(?:责任编辑|责编|责任|编辑|来源|出处|发布时间|发布于|发布日期|发表于|发表时间|发表日期|时间|日期|[\[【（]|\((?=\p{Script=Han}))/u)[0]!.trim();
   // "信报记者 蔡雪婧", "总台记者 张倩": the outlet's role prefix; "姚峰 上海报道", "陈智 整合": a role suffix
   // photographers are not the writer
   if (/(?:摄|摄影|供图|图)$/u.test(s)) return undefined;

@@ -197,6 +197,10 @@ describe('Chinese spaced names', () => {
     expect(extractArticle(zh('作者: 赵 培：北京物资学院，北京'))!.author).toBe('赵培');
     expect(extractArticle(zh('作者：王　芳'))!.author).toBe('王芳');
   });
+  it('reads a nickname joined by a symbol after 作者', () => {
+    expect(extractArticle(zh('作者： 放飞&心情'))!.author).toBe('放飞&心情');
+    expect(extractArticle(zh('作者：张三 发表于 2005-08-28'))!.author).toBe('张三');
+  });
   it('leaves other lines after 作者 alone', () => {
     expect(extractArticle(zh('作者单位：北京物资学院'))!.author).toBeUndefined();
   });
