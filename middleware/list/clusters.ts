@@ -241,6 +241,10 @@ export interface ClusterOptions {
    * result grouping an indented second result from the same site, a teaser with a second
    * headline): see twinTitles. Extractor only; the page-type features count records. */
   nestedTitles?: boolean;
+  /** Records whose own link is a label ("Website" beside a "#" link): links to this page are
+   * not record links, and a label link takes the record's heading as title. Extractor only
+   * (measured on the page-type features: balanced accuracy 0.949 -> 0.939 with it). */
+  labelRecords?: boolean;
 }
 
 /** Tag path from a record (exclusive) down to one of its links (inclusive), layout wrappers left
@@ -256,6 +260,17 @@ function linkPath(dom: DomIndex, a: number, record: number): string | undefined 
     levels++;
   }
   return k === record ? parts.reverse().join('/') : undefined;
+}
+
+/** Text of the first heading (h1–h6, role=heading) in a record, if any. */
+function recordHeading(dom: DomIndex, record: number): string | undefined {
+  const nodes = dom.page.nodes;
+  const e = dom.end[record]!;
+  for (let k = record; k <= e; k++) {
+    const n = nodes[k];
+    if (n instanceof Element && (/^h[1-6]$/.test(n.name) || n.attribs.role === 'heading') && dom.chars[k]! > 0) return subtreeText(dom, k);
+  }
+  return undefined;
 }
 
 /** Levels (the link and its nearest ancestors inside the record) compared by twinTitles. */
@@ -278,7 +293,7 @@ export function localSignature(dom: DomIndex, a: number, record: number, levels 
 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
-  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}`;
+  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}`;
   let cache = clusterCaches.get(key);
   if (!cache) clusterCaches.set(key, (cache = new WeakMap()));
   const hit = cache.get(page);
@@ -356,6 +371,7 @@ function buildCluster(
   const nodes = dom.page.nodes;
   const records: RecordLinks[] = [];
   const belowPath = childPrefix(dom.page.url);
+  const here = dom.page.url.replace(/#.*$/, '');
   // Fit of a link as the record's title: a link to a page below this list's path is the record's
   // own detail page (see the title-path choice below).
   // A URL that recurs across records ("Latest release", a category, the author) is not one
@@ -386,6 +402,9 @@ function buildCluster(
       byPath.set('', m);
     } else {
       for (const a of anchorsIn(dom, m)) {
+        // a link to this very page ("#", "Directions" opening a widget) is no record's own link
+        const u = linkUrl(a);
+        if (options.labelRecords && (u === undefined || u.replace(/#.*$/, '') === here)) continue;
         const path = linkPath(dom, a, m);
         if (path === undefined) continue;
         // several links on one path (vote arrow, title, site): keep the most title-like
@@ -402,7 +421,7 @@ function buildCluster(
   if (records.length < MIN_RECORDS) return undefined;
 
   // The title link: the path most records share whose texts best fit a title.
-  let best: { path: string; value: number; width: number } | undefined;
+  let best: { path: string; value: number; width: number; label: boolean } | undefined;
   for (const [path, count] of pathCount) {
     if (count < MIN_RECORDS) continue;
     let fit = 0;
@@ -427,7 +446,7 @@ function buildCluster(
     // one whose links all say the same thing ("RSS feed of this forum", "Read more", "Website"):
     // titles differ from record to record.
     const value = fit * (heading ? HEADING_BONUS : 1) * (urls.size / count) * (texts.size / count);
-    if (!best || value > best.value) best = { path, value, width: width / count };
+    if (!best || value > best.value) best = { path, value, width: width / count, label: texts.size === 1 };
   }
   if (!best) return undefined;
 
@@ -453,7 +472,9 @@ function buildCluster(
     if (sim < MIN_RECORD_SIMILARITY && !contained) continue;
     const url = linkUrl(a);
     if (!url || seen.has(url)) continue;
-    const title = linkText(a);
+    // A link that says the same in every record ("Website", "Read more") when it is the best
+    // the records have: their titles are their headings, not links.
+    const title = (best.label && options.labelRecords ? recordHeading(dom, r.index) : undefined) ?? linkText(a);
     seen.add(url);
     simSum += sim;
     kept.push(r.index);

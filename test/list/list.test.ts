@@ -261,3 +261,17 @@ describe('lone records and repeated labels (round 3)', () => {
     expect(urls).toEqual([1, 2, 3, 4, 5].map((i) => `https://forum.example/f${i}`));
   });
 });
+
+describe('records whose link is a label (round 3)', () => {
+  const place = (i: number) => `<div class="place"><div class="card"><div role="heading">Name of place number ${i}</div>
+    <div>12${i} Long Street · (555) 010-00${i}</div><div>Open until 6 pm</div></div>
+    <a class="btn" href="https://place${i}.example/">Website</a> <a class="btn" href="#">Directions to here</a></div>`;
+  const html = `<html><body><div class="places">${[1, 2, 3].map(place).join('')}</div></body></html>`;
+  const r = extractList(createPage({ url: 'https://search.example.com/search?q=places', body: html }));
+  it('takes the one link that leads elsewhere, not a link to this page ("#")', () => {
+    expect(r.items.map((i) => i.url)).toEqual([1, 2, 3].map((i) => `https://place${i}.example/`));
+  });
+  it('titles such records by their heading, not by the repeated label', () => {
+    expect(r.items.map((i) => i.title)).toEqual([1, 2, 3].map((i) => `Name of place number ${i}`));
+  });
+});
