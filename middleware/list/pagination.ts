@@ -47,6 +47,8 @@ const BACKWARD_ARROWS = /^[‹«<←⟨❮◀◄〈≪]+|[‹«<←⟨❮◀◄�
 /** "Next" followed by a page noun or a count ("Next 10", "next page ›"); not a title that starts
  * with the word ("Next Year 2016"). */
 const NEXT_PHRASE = /^(?:next|older)\s*(?:page|pages|\d{1,3}|results?|entries|posts|articles|stories|items|threads|topics)?$/;
+/** The same with a count in Japanese and Chinese result pagers: 次の20件, 次の10ページ, 下20条. */
+const NEXT_COUNT_PHRASE = /^(?:次の?|下)\s*\d{1,3}\s*(?:件|ページ|条|條|页|頁)$/;
 const LAST_MARK = /»»|>>\||>\||⇥|⏭/;
 /** Decoration stripped before matching link words. */
 const DECOR = /^[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+|[\s‹«<←⟨❮◀◄〈≪›»>→⟩❯▶►⇒〉≫⟶|.:·•\-–—\[\](){}]+$/g;
@@ -242,7 +244,7 @@ export function findPagination(page: Page): Pagination {
     if (NOT_PAGINATION.test(word) || NOT_PAGINATION.test(label)) continue;
     if (/(?:^|\s)next(?:\s|$)/i.test(el.attribs.rel ?? '')) s += 10;
     if (/(?:^|\s)prev(?:ious)?(?:\s|$)/i.test(el.attribs.rel ?? '')) s -= 10;
-    const nextWord = NEXT_WORDS.has(word) || NEXT_WORDS.has(label) || NEXT_PHRASE.test(word);
+    const nextWord = NEXT_WORDS.has(word) || NEXT_WORDS.has(label) || NEXT_PHRASE.test(word) || NEXT_COUNT_PHRASE.test(word);
     if (nextWord) s += 6;
     if (NOT_NEXT_WORDS.has(word) || NOT_NEXT_WORDS.has(label) || /^(prev|newer|上一|前の)/.test(word)) s -= 8;
     const arrow = raw.replace(/\s+/g, '');

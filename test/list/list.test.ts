@@ -99,6 +99,12 @@ describe('pagination', () => {
       expect(findPagination(p).nextPage, w).toBe('http://e.com/list?page=4');
     }
   });
+  it('reads "next N results" in Japanese and Chinese pagers (次の20件), not "previous N" (前の20件)', () => {
+    const p = pageOf('http://e.jp/search?q=x&b=21', '<div><a href="/search?q=x&b=1">前の20件</a> <a href="/search?q=x&b=41">次の20件</a></div>');
+    expect(findPagination(p).nextPage).toBe('http://e.jp/search?q=x&b=41');
+    const q = pageOf('http://e.cn/s?q=x&pn=10', '<div><a href="/s?q=x&pn=20">下10条</a></div>');
+    expect(findPagination(q).nextPage).toBe('http://e.cn/s?q=x&pn=20');
+  });
   it('uses the number after the current page when there is no next word', () => {
     const p = pageOf('http://e.com/news/', '<div class="pagination"><span class="current">1</span><a href="/news/page/2/">2</a><a href="/news/page/3/">3</a></div>');
     expect(findPagination(p).nextPage).toBe('http://e.com/news/page/2/');
