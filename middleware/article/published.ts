@@ -320,9 +320,10 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   return undefined;
 }
 
-/** Short texts of the page that may hold dates (for the page's numeric order). */
+/** Short texts of the page that hold a numeric d/m/y or m/d/y form (for the page's numeric order). */
+const NUMERIC_DMY = /\d[/-]\d{1,2}[/-]\d/;
 function* shortTexts(page: Page): Iterable<string> {
-  for (const s of page.segments) if (s.text.length <= 400 && DATE_HINT.test(s.text)) yield s.text;
+  for (const s of page.segments) if (s.text.length <= 400 && NUMERIC_DMY.test(s.text)) yield s.text;
 }
 
 function offsetMinutes(iso: string): number {
