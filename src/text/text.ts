@@ -47,7 +47,13 @@ const SCRIPT_TESTS: Array<[Script, RegExp]> = [
   ['latin', /\p{Script=Latin}/gu],
 ];
 
-/** Dominant script of a text sample (first 20k chars). Kana anywhere in quantity means Japanese. */
+/** One CJK character carries about as much as three Latin letters (a Chinese word is 1–2 characters,
+ * an English one ~5 letters): counts are weighted so that a Chinese article quoting code or product
+ * names is still Chinese. */
+const SCRIPT_WEIGHT: Partial<Record<Script, number>> = { han: 3, kana: 3, hangul: 3 };
+
+/** Dominant script of a text sample (first 20k chars), by weighted character counts. Kana anywhere
+ * in quantity means Japanese. */
 export function dominantScript(text: string): Script {
   const sample = text.length > 20000 ? text.slice(0, 20000) : text;
   const counts = new Map<Script, number>();
@@ -57,7 +63,8 @@ export function dominantScript(text: string): Script {
   if (kana > 20 && kana > 0.05 * (kana + han)) return 'kana';
   let best: Script = 'other';
   let bestN = 0;
-  for (const [s, n] of counts) {
+  for (const [s, raw] of counts) {
+    const n = raw * (SCRIPT_WEIGHT[s] ?? 1);
     if (n > bestN) {
       best = s;
       bestN = n;

@@ -109,3 +109,17 @@ describe('binary detection', () => {
     expect(() => decodeBody(bytes)).toThrow(BinaryContentError);
   });
 });
+
+describe('page language', () => {
+  it('a Chinese article full of code and product names is still Chinese', () => {
+    const para = '<p>我们来看这样一个场景：函数 parse 的作用是从 Redis 中持续读取 message_queue 数据，使用 contextlib.ExitStack 管理资源。</p>';
+    const html = `<html><body><h1>在 Python 中实现延迟调用 ExitStack defer</h1>${para.repeat(5)}<pre>with ExitStack() as stack: stack.callback(cleanup_resources)</pre></body></html>`;
+    const page = createPage({ url: 'https://example.com/a', body: html });
+    expect(page.lang()).toBe('zh');
+  });
+  it('an English article quoting a few Chinese words stays English', () => {
+    const para = '<p>The word 你好 means hello, and the team said that it was going to be a long and interesting trip to the north.</p>';
+    const page = createPage({ url: 'https://example.com/a', body: `<html><body>${para.repeat(5)}</body></html>` });
+    expect(page.lang()).toBe('en');
+  });
+});
