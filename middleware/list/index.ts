@@ -205,7 +205,7 @@ const STRAY_SIGNATURE_SHARE = 0.8;
  * alone. Their title links sit in the same markup (tag and classes of the link and its nearest
  * ancestors, see localSignature) as the list's titles, within MERGE_LEVELS above its container.
  */
-function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[]): ClusterEntry[] {
+function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[], clusters: LinkCluster[]): ClusterEntry[] {
   const main = chosen[0]!;
   // the title link's markup up to and including its record (or four levels of it)
   const counts = new Map<string, number>();
@@ -220,9 +220,13 @@ function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[]): C
   let scope = main.container;
   for (let l = 0; l < MERGE_LEVELS && dom.parent[scope]! >= 0; l++) scope = dom.parent[scope]!;
   const inRecord = (a: number) => chosen.some((c) => c.records.some((r) => inside(dom, a, r)));
+  // a lone record, not an entry of another list (a sidebar list in the same markup); lists that
+  // hold the main one (coarser views of the page) do not count
+  const elsewhere = new Set<number>();
+  for (const c of clusters) if (!chosen.includes(c) && !inside(dom, main.container, c.container)) for (const e of c.entries) elsewhere.add(e.anchor);
   const out: ClusterEntry[] = [];
   for (const a of anchorsIn(dom, scope)) {
-    if (localSignature(dom, a, -1, levels) !== sig || inRecord(a)) continue;
+    if (localSignature(dom, a, -1, levels) !== sig || inRecord(a) || elsewhere.has(a)) continue;
     const el = dom.page.nodes[a] as Element;
     const url = dom.page.resolve(el.attribs.href);
     const title = anchorText(el);
@@ -246,7 +250,7 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const seen = new Set<string>();
   const chosen = contentClusters(page);
   const entries = chosen.flatMap((c) => c.entries);
-  if (chosen.length) entries.push(...strayTitles(dom, chosen));
+  if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
   entries.sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;

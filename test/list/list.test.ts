@@ -259,6 +259,13 @@ describe('lone records and repeated labels (round 3)', () => {
     expect(urls).toContain('https://site0.example/page');
     expect(urls).toHaveLength(5);
   });
+  it('does not take another list in the same markup nearby as lone records (a sidebar list)', () => {
+    const post = (i: number) => `<li class="entry"><a href="/posts/${i}">A long post title number ${i} for the main list</a><p>Teaser text of post ${i}, a sentence.</p></li>`;
+    const side = (i: number) => `<li class="entry"><a href="/tags/t${i}">Tag name ${i} here</a></li>`;
+    const html = `<html><body><div class="page"><ul class="posts">${[1, 2, 3, 4, 5].map(post).join('')}</ul><div class="box"><ul class="recent">${[1, 2, 3].map(side).join('')}</ul></div></div></body></html>`;
+    const urls = extractList(createPage({ url: 'https://blog.example/', body: html })).items.map((i) => i.url);
+    expect(urls).toEqual([1, 2, 3, 4, 5].map((i) => `https://blog.example/posts/${i}`));
+  });
   it('does not take a link whose text is the same in every record ("RSS feed") as the records\' title', () => {
     const rec = (i: number) => `<li class="forum"><h3><a href="/f${i}">Board ${i}</a></h3><p>What board ${i} is about, in a few words.</p>
       <ul class="actions"><li><a href="/rss?f=${i}">Show the RSS feed of this board</a></li></ul></li>`;
