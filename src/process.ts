@@ -3,6 +3,7 @@
  * the crawlers and `gleaner extract`, so a saved page and a crawled page give the same item.
  */
 import type { Page } from './page/page.js';
+import { langTag } from './page/page.js';
 import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from './middleware/types.js';
 import { runChain } from './middleware/chain.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from './item.js';
@@ -42,7 +43,7 @@ export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessO
     // A follow rule's (or `--kind`'s) label types the page even when the classifier is disabled.
     label: request.label && PAGE_LABELS.has(request.label) ? (request.label as PageLabel) : undefined,
     item: { url: request.url },
-    timezone: o.timezone ?? timezoneForLang(page.lang()),
+    timezone: o.timezone ?? timezoneForLang(langTag(page)),
     follow: [],
     scratch: {},
     log: o.log,

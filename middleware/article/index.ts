@@ -10,6 +10,7 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/page/page.js';
+import { langTag } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { Item } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
@@ -57,7 +58,7 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // declared content container holding a sentence
   body ??= shortArticle(page, tree, titled?.title);
   if (!body) return null;
-  const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
+  const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
   const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
   const first = body.paragraphs[0]?.index ?? 0;
   // without a headline element, the dateline is looked for just above the body

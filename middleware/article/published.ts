@@ -6,7 +6,7 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import type { Page, Segment } from '../../src/page/page.js';
+import { langTag, type Page, type Segment } from '../../src/page/page.js';
 import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, type DateMatch, type DateOptions } from '../../src/text/dates.js';
 import { jsonLdArticles } from './title.js';
 
@@ -277,9 +277,8 @@ export interface PublishedOptions {
 export function extractPublished(page: Page, options: PublishedOptions = {}): PublishedResult | undefined {
   // numeric dates are read in the order the page's unambiguous ones show (13/02/2022 → day first)
   // (else the language's convention: 06/02/2022 on a French page is 6 February)
-  const lang = page.lang();
   const pageOrder = numericDayFirst(shortTexts(page));
-  const dayFirst = pageOrder ?? dayFirstForLang(page.declaredLang?.split('-')[0] === lang ? page.declaredLang : lang);
+  const dayFirst = pageOrder ?? dayFirstForLang(langTag(page));
   const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone, ...(dayFirst !== undefined ? { dayFirst } : {}) };
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER, headline: options.headline });

@@ -20,7 +20,7 @@
 import { Element } from 'domhandler';
 import render from 'dom-serializer';
 import type { Page } from '../../src/page/page.js';
-import { createPage, textOf } from '../../src/page/page.js';
+import { createPage, textOf, langTag } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ForumPost } from '../../src/item.js';
 import { timezoneForLang } from '../../src/text/dates.js';
@@ -98,11 +98,11 @@ export function extractForumDebug(page: Page, options: ForumOptions = {}): Forum
   const r = extractFrom(page, options);
   if (r) return r;
   const inner = noscriptPage(page);
-  return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(page.lang()) }) : null;
+  return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(langTag(page)) }) : null;
 }
 
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
-  const timezone = options.timezone ?? timezoneForLang(page.lang()) ?? 'UTC';
+  const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
   // Join dates of user panels are never post times: they take no part in finding floors.
   const anchors = findAnchors(page, dateOptions).filter((a) => !a.joined);

@@ -402,3 +402,11 @@ export function createPage(input: PageInput): Page {
     lang: () => (langCache ??= { v: computeLang() }).v,
   };
 }
+
+/** The page's language tag with its region when the declared tag agrees with the detected language
+ * (`pt-BR`, `en-GB`), else the detected language: what zone and date-order defaults key on. */
+export function langTag(page: Pick<Page, 'lang' | 'declaredLang'>): string | undefined {
+  const lang = page.lang();
+  const declared = page.declaredLang?.trim().toLowerCase().replace('_', '-');
+  return lang && declared && declared.split('-')[0] === lang ? declared : lang;
+}

@@ -59,8 +59,30 @@ export function timezoneForLang(lang: string | undefined): string | undefined {
   if (l.startsWith('zh')) return 'Asia/Shanghai';
   if (l.startsWith('ja')) return 'Asia/Tokyo';
   if (l.startsWith('ko')) return 'Asia/Seoul';
-  return undefined;
+  const [base, region] = l.split(/[-_]/);
+  if (region && REGION_ZONE[region]) return REGION_ZONE[region];
+  return LANG_ZONE[base!];
 }
+
+/** Zones of languages spoken mostly within one zone (Spanish, Portuguese, English, Arabic … span
+ * continents: only their region subtag, e.g. `pt-BR`, gives a zone). */
+const LANG_ZONE: Record<string, string> = {
+  de: 'Europe/Berlin', fr: 'Europe/Paris', it: 'Europe/Rome', nl: 'Europe/Amsterdam', pl: 'Europe/Warsaw',
+  cs: 'Europe/Prague', sk: 'Europe/Bratislava', hu: 'Europe/Budapest', ro: 'Europe/Bucharest', bg: 'Europe/Sofia',
+  el: 'Europe/Athens', sv: 'Europe/Stockholm', da: 'Europe/Copenhagen', no: 'Europe/Oslo', nb: 'Europe/Oslo',
+  nn: 'Europe/Oslo', fi: 'Europe/Helsinki', uk: 'Europe/Kyiv', ru: 'Europe/Moscow', tr: 'Europe/Istanbul',
+  he: 'Asia/Jerusalem', fa: 'Asia/Tehran', hi: 'Asia/Kolkata', th: 'Asia/Bangkok', vi: 'Asia/Ho_Chi_Minh',
+  id: 'Asia/Jakarta',
+};
+/** Region subtags of single-zone (or one dominant zone) countries. */
+const REGION_ZONE: Record<string, string> = {
+  gb: 'Europe/London', ie: 'Europe/Dublin', in: 'Asia/Kolkata', sg: 'Asia/Singapore', nz: 'Pacific/Auckland',
+  za: 'Africa/Johannesburg', ng: 'Africa/Lagos', ph: 'Asia/Manila', pk: 'Asia/Karachi', es: 'Europe/Madrid',
+  mx: 'America/Mexico_City', ar: 'America/Argentina/Buenos_Aires', co: 'America/Bogota', cl: 'America/Santiago',
+  pe: 'America/Lima', ve: 'America/Caracas', br: 'America/Sao_Paulo', pt: 'Europe/Lisbon', be: 'Europe/Brussels',
+  ch: 'Europe/Zurich', at: 'Europe/Vienna', ca: 'America/Toronto', eg: 'Africa/Cairo', sa: 'Asia/Riyadh',
+  ae: 'Asia/Dubai', tw: 'Asia/Taipei', hk: 'Asia/Hong_Kong', my: 'Asia/Kuala_Lumpur',
+};
 
 /**
  * The numeric date order of a page language when the page itself does not show it: day first

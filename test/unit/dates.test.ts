@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate } from '../../src/text/dates.js';
+import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate, timezoneForLang } from '../../src/text/dates.js';
+import { createPage, langTag } from '../../src/page/page.js';
 
 const now = new Date('2026-11-30T12:00:00Z');
 const sh = { now, timezone: 'Asia/Shanghai' };
@@ -120,5 +121,24 @@ describe('dayFirstForLang', () => {
     expect(dayFirstForLang('en')).toBeUndefined();
     expect(dayFirstForLang('zh-CN')).toBeUndefined();
     expect(dayFirstForLang(undefined)).toBeUndefined();
+  });
+});
+
+describe('zones from the page language', () => {
+  it('single-zone languages and region subtags give a zone; continent-spanning languages without a region do not', () => {
+    expect(timezoneForLang('de')).toBe('Europe/Berlin');
+    expect(timezoneForLang('pt-BR')).toBe('America/Sao_Paulo');
+    expect(timezoneForLang('pt-PT')).toBe('Europe/Lisbon');
+    expect(timezoneForLang('en-GB')).toBe('Europe/London');
+    expect(timezoneForLang('zh-TW')).toBe('Asia/Taipei');
+    expect(timezoneForLang('es')).toBeUndefined();
+    expect(timezoneForLang('en')).toBeUndefined();
+    expect(timezoneForLang('en-US')).toBeUndefined();
+  });
+  it('langTag keeps the declared region only when the declared language is the detected one', () => {
+    const prose = '<p>Der Bundestag hat am Donnerstag das neue Gesetz beschlossen, und die Opposition war nicht dafür.</p>';
+    expect(langTag(createPage({ url: 'https://e.de/a', body: `<html lang="de-AT"><body>${prose}</body></html>` }))).toBe('de-at');
+    const zh = '<p>国务院常务会议今天在北京召开，会议研究部署了进一步稳定经济的一系列政策措施。</p>';
+    expect(langTag(createPage({ url: 'https://e.cn/a', body: `<html lang="en-US"><body>${zh}</body></html>` }))).toBe('zh');
   });
 });
