@@ -277,8 +277,8 @@ function recordHeading(dom: DomIndex, record: number): string | undefined {
 const TWIN_LEVELS = 4;
 
 /** `a.cls<div.x<div.y`: tag and class signature of a link and its nearest ancestors (`levels` of
- * them, fewer when the bound `record` is reached first; -1: no bound); undefined when none of them carries a class (bare `li/a` markup says
- * nothing). */
+ * them, fewer when the bound `record` is reached first; -1: no bound); undefined when none of
+ * them carries a class (bare `li/a` markup says nothing). */
 export function localSignature(dom: DomIndex, a: number, record: number, levels = TWIN_LEVELS): string | undefined {
   const parts: string[] = [];
   let classed = false;
@@ -523,8 +523,8 @@ function buildCluster(
  * nearest ancestors) copies that of the record's title link is a second title in the same record
  * (a search result that groups an indented second page of the same site; a record wrapping two
  * results), when it sits on another tag path than the title. Sitelinks, by-lines and tags sit in
- * other markup and stay out. Appended to `entries`
- * (the cluster's score counts records, not these).
+ * other markup and stay out. Appended to `entries` (the cluster's score counts records, not
+ * these).
  */
 function twinTitles(dom: DomIndex, entries: ClusterEntry[], linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): void {
   const seen = new Set(entries.map((e) => e.url));

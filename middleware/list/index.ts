@@ -5,7 +5,9 @@
  * The main list is the best-scoring link cluster (`clusters.ts`: runs of structurally similar
  * sibling records each holding a title-length link, penalised inside navigation/sidebar/footer
  * chrome). Clusters that continue it — the same record shape in sibling containers, as when a
- * list is split into several `<ul>` of five — are merged into it.
+ * list is split into several `<ul>` of five — are merged into it, other content lists of title
+ * links join it (contentClusters), and lone records in the main list's title markup next to it
+ * are added (strayTitles).
  */
 import type { Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
@@ -231,7 +233,10 @@ function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[], cl
     const url = dom.page.resolve(el.attribs.href);
     const title = anchorText(el);
     if (!url || DOWNLOAD_URL.test(url) || textWidth(title) < TITLE_MIN_WIDTH) continue;
-    out.push({ url, title, anchor: a, record: a });
+    // its record: the block its title markup spans (for the item's date)
+    let record = a;
+    for (let l = 1; l < levels && dom.parent[record]! >= 0; l++) record = dom.parent[record]!;
+    out.push({ url, title, anchor: a, record });
   }
   return out;
 }
