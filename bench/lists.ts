@@ -26,7 +26,7 @@ interface Gold {
   items?: Array<{ url: string | null; title?: string | null }> | null;
   itemsComplete?: boolean;
   notItems?: string[];
-  expected_items?: Array<{ url: string }>;
+  expected_items?: Array<{ url: string; title?: string | null }>;
   expected_item_count?: number;
   expected_record_count_from_test?: number;
   pagination?: { next?: (string | null)[] };
@@ -74,6 +74,10 @@ const countRows: (string | number)[][] = [];
 const partialRows: (string | number)[][] = [];
 const peerGold = new Set<string>();
 const itemSetNext: string[][] = [];
+let titleTotal = 0;
+let titleExact = 0;
+let titleContains = 0;
+const titleMisses: string[][] = [];
 for (const set of ITEM_SETS) {
   for (const e of readManifest(`lists/${set}/manifest.jsonl`)) {
     const g = readExpected<Gold>(e);
@@ -100,6 +104,18 @@ for (const set of ITEM_SETS) {
     }
     const [p, rc, f] = prf(pred, gold);
     if (!g?.items && g?.expected_items) peerGold.add(e.id); // a peer's own output, not a human label
+    // titles of the items found, against gold titles (whitespace-normalised, case-insensitive)
+    const normTitle = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+    const predTitle = new Map(r.items.map((i) => [normUrl(i.url), normTitle(i.title ?? '')]));
+    for (const gi of goldItems) {
+      if (!gi.url || !gi.title) continue;
+      const t = predTitle.get(normUrl(new URL(gi.url, base).href));
+      if (t === undefined) continue;
+      titleTotal++;
+      if (t === normTitle(gi.title)) titleExact++;
+      else if (t.includes(normTitle(gi.title))) titleContains++;
+      else if (verbose) titleMisses.push([e.id, gi.title.slice(0, 60), t.slice(0, 80)]);
+    }
     if (!perSet.has(set)) perSet.set(set, []);
     perSet.get(set)!.push([p, rc, f]);
     rows.push([e.id, gold.size, pred.size, p, rc, f]);
@@ -136,6 +152,8 @@ setRows.push(['all pages', all.length, ...[0, 1, 2].map((i) => all.reduce((s, x)
 const human = rows.filter((r) => !peerGold.has(String(r[0])));
 setRows.push(['all, without peer-output gold', human.length, ...[3, 4, 5].map((i) => human.reduce((s, x) => s + (x[i] as number), 0) / human.length)]);
 printTable(['data set', 'pages', 'P', 'R', 'F1'], setRows);
+console.log(`\nItem titles (items found whose gold has a title): ${titleTotal}; equal ${(titleExact / titleTotal).toFixed(3)}, holding the gold title ${((titleExact + titleContains) / titleTotal).toFixed(3)}`);
+if (verbose && titleMisses.length) printTable(['page', 'gold title', 'title'], titleMisses.slice(0, 40));
 if (partialRows.length) {
   console.log('\n### Partial gold (items that must be found, URLs that must not be items)\n');
   printTable(['page', 'must find', 'found', 'must not', 'wrongly found', 'items'], partialRows);

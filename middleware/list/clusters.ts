@@ -71,6 +71,9 @@ export const DATE_LIKE =
  * link in two records of one list (a search engine wraps some titles in an extra div). */
 const WRAPPER_TAGS = new Set(['div', 'span', 'font', 'b', 'strong', 'em', 'i', 'center', 'section', 'small', 'big', 'u', 'nobr']);
 
+/** Weight of a link text that recurs in several records of the group ("Read more", "Your
+ * browser indicates if you've visited this link") when choosing among links on one path. */
+const LABEL_TEXT_WEIGHT = 0.2;
 /** Weight of a link text taken from a title/alt attribute when choosing the title link. */
 const FALLBACK_TEXT_WEIGHT = 0.5;
 /** Links to files (archives, installers, documents, media): a record's download link, not its
@@ -377,13 +380,18 @@ function buildCluster(
   // A URL that recurs across records ("Latest release", a category, the author) is not one
   // record's own link.
   const recordsPerUrl = new Map<string, number>();
+  // (and a link text that recurs across records is a label: "Read more", a visited-link tooltip)
+  const recordsPerText = new Map<string, number>();
   for (const m of members) {
     const inRecord = new Set<string>();
+    const textsIn = new Set<string>();
     for (const a of anchorsIn(dom, m)) {
       const u = linkUrl(a);
       if (u) inRecord.add(u);
+      if (options.labelRecords) textsIn.add(linkText(a));
     }
     for (const u of inRecord) recordsPerUrl.set(u, (recordsPerUrl.get(u) ?? 0) + 1);
+    for (const t of textsIn) recordsPerText.set(t, (recordsPerText.get(t) ?? 0) + 1);
   }
   const below = (a: number) => {
     const url = linkUrl(a);
@@ -394,7 +402,8 @@ function buildCluster(
   const linkFit = (a: number) => {
     const url = linkUrl(a);
     const download = url !== undefined && DOWNLOAD_URL.test(url) ? DOWNLOAD_WEIGHT : 1;
-    return titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT) * download;
+    const label = options.labelRecords && (recordsPerText.get(linkText(a)) ?? 0) >= 2 ? LABEL_TEXT_WEIGHT : 1;
+    return titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT) * download * label;
   };
   for (const m of members) {
     const byPath = new Map<string, number>();

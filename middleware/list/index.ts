@@ -241,6 +241,27 @@ function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[], cl
   return out;
 }
 
+/** Text of the first heading element (h1–h6) inside a link, if any. */
+function headingIn(dom: ReturnType<typeof domIndex>, a: number): string | undefined {
+  const e = dom.end[a]!;
+  for (let k = a + 1; k <= e; k++) {
+    const n = dom.page.nodes[k];
+    if (n instanceof Element && /^h[1-6]$/.test(n.name) && dom.chars[k]! > 0) return subtreeText(dom, k);
+  }
+  return undefined;
+}
+
+/**
+ * An item's title: the heading inside its link when the link holds one (a search result's
+ * `<a><h3>title</h3><cite>site › path</cite></a>`), else the link text (or the record heading
+ * the cluster took for a label link).
+ */
+function itemTitle(dom: ReturnType<typeof domIndex>, e: ClusterEntry): string {
+  // a title taken from the record's heading (label links) stands
+  if (e.title !== anchorText(dom.page.nodes[e.anchor] as Element) || dom.chars[e.anchor] === 0) return e.title;
+  return headingIn(dom, e.anchor) ?? e.title;
+}
+
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
   const dom = domIndex(page);
@@ -261,7 +282,8 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
     if (seen.has(e.url) || skip.has(e.url)) continue;
     seen.add(e.url);
     const entry: ListEntry = { url: e.url };
-    if (e.title) entry.title = e.title;
+    const title = itemTitle(dom, e);
+    if (title) entry.title = title;
     if (dom.chars[e.record]! - dom.linkChars[e.record]! >= 4) {
       const text = subtreeText(dom, e.record).replace(e.title, ' ');
       // cheap pre-check before full date parsing (most records of most lists carry no date)

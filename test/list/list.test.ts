@@ -288,3 +288,16 @@ describe('records whose link is a label (round 3)', () => {
     expect(r.items.map((i) => i.title)).toEqual([1, 2, 3].map((i) => `Name of place number ${i}`));
   });
 });
+
+describe('item titles (round 3)', () => {
+  it('takes the heading inside a result link, not the site line beside it', () => {
+    const res = (i: number) => `<div class="res"><a href="https://s${i}.example/doc"><h3>Result title number ${i}</h3><cite>https://s${i}.example › doc</cite></a><p>Snippet text ${i} of the result.</p></div>`;
+    const r = extractList(createPage({ url: 'https://search.example.com/search?q=x', body: `<html><body><div id="r">${[1, 2, 3, 4].map(res).join('')}</div></body></html>` }));
+    expect(r.items.map((i) => i.title)).toEqual([1, 2, 3, 4].map((i) => `Result title number ${i}`));
+  });
+  it('prefers a short title link to a longer link text repeated in every record on the same path (a tooltip)', () => {
+    const res = (i: number) => `<div class="res"><h2><a href="https://s${i}.example/p">A shorter title ${i}</a><a class="check" href="https://s${i}.example/p"><span>Your browser shows whether you have visited this link</span></a></h2><p>Snippet text ${i} of the result, a sentence.</p></div>`;
+    const r = extractList(createPage({ url: 'https://search.example.com/search?q=x', body: `<html><body><div id="r">${[1, 2, 3, 4].map(res).join('')}</div></body></html>` }));
+    expect(r.items.map((i) => i.title)).toEqual([1, 2, 3, 4].map((i) => `A shorter title ${i}`));
+  });
+});
