@@ -36,8 +36,8 @@ export const EXTRA_FEATURES = [
   // forum signals
   'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'postLikeBlocks', 'postLikeShare', 'forumWords', 'ldForum', 'datedSegments',
   'datedSegmentShare', 'quoteBlocks',
-  // URL shape
-  'urlKnown', 'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
+  // URL shape (missing, not zero, when the page has no public URL: see urlFeatures)
+  'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
   'urlDate', 'urlSlugWords', 'urlRoot', 'urlTrailingSlash',
 ] as const;
 
@@ -120,21 +120,30 @@ export function bigramSimilarity(a: string, b: string): number {
   return na + nb ? (2 * inter) / (na + nb) : 0;
 }
 
-/** URL features; `known` is false for file paths and placeholder hosts (no dot: localhost). */
-function urlFeatures(url: string): number[] {
+/** Number of URL features (the URL-shape block at the end of EXTRA_FEATURES). */
+const URL_FEATURES = 11;
+
+/**
+ * URL features. A page without a public URL (a file path, a placeholder host without a dot such
+ * as localhost or the readability set's "fakehost") has them *missing* (NaN), not zero:
+ * standardisation maps a missing value to the training mean, so the URL says nothing either way.
+ * Zeros (with a "URL known" flag) let the SVM learn which labelled collections come without URLs
+ * (most article sets) and call every URL-less page an article, and shift the prior for pages
+ * with a URL, which is every page a crawl sees.
+ */
+export function urlFeatures(url: string): number[] {
   let u: URL | undefined;
   try {
     u = new URL(url);
   } catch {
     u = undefined;
   }
-  if (!u || !/^https?:$/.test(u.protocol) || !u.hostname.includes('.')) return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  if (!u || !/^https?:$/.test(u.protocol) || !u.hostname.includes('.')) return new Array<number>(URL_FEATURES).fill(NaN);
   const segs = u.pathname.split('/').filter(Boolean);
   const last = segs[segs.length - 1] ?? '';
   const full = u.pathname + u.search;
   const slugWords = last.replace(/\.[a-z]{2,5}$/i, '').split(/[-_]/).filter((w) => /[a-z]{2,}/i.test(w)).length;
   return [
-    1,
     Math.min(segs.length, 8),
     /\d{4,}/.test(full) ? 1 : 0,
     /\.s?html?$/i.test(u.pathname) ? 1 : 0,

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/page/page.js';
 import { pageFeatures, FEATURES, GERAPY_FEATURES, contentless, MIN_CONTENT_CHARS } from './features.js';
-import { parseLibsvmModel, predict, balancePriors, type SvmModelJson } from './svm.js';
+import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJson } from './svm.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_MODEL_PATH = path.join(here, 'model.json');
@@ -167,13 +167,23 @@ export function groupFolds(sites: string[], k: number): number[] {
   return sites.map((s) => foldOf.get(s)!);
 }
 
+/** Mean and standard deviation per feature over the finite values (a missing feature, NaN, is
+ * left out; `standardise` maps it to the mean). */
 export function meanStd(X: number[][]): { mean: number[]; std: number[] } {
   const d = X[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);
   const std = new Array<number>(d).fill(0);
-  for (const x of X) for (let i = 0; i < d; i++) mean[i]! += x[i]! / X.length;
-  for (const x of X) for (let i = 0; i < d; i++) std[i]! += (x[i]! - mean[i]!) ** 2 / X.length;
-  for (let i = 0; i < d; i++) std[i] = Math.sqrt(std[i]!) || 1;
+  const n = new Array<number>(d).fill(0);
+  for (const x of X) {
+    for (let i = 0; i < d; i++) {
+      if (!Number.isFinite(x[i])) continue;
+      mean[i]! += x[i]!;
+      n[i]!++;
+    }
+  }
+  for (let i = 0; i < d; i++) mean[i] = n[i] ? mean[i]! / n[i]! : 0;
+  for (const x of X) for (let i = 0; i < d; i++) if (Number.isFinite(x[i])) std[i]! += (x[i]! - mean[i]!) ** 2;
+  for (let i = 0; i < d; i++) std[i] = Math.sqrt(n[i] ? std[i]! / n[i]! : 0) || 1;
   return { mean, std };
 }
 
@@ -298,7 +308,7 @@ export function cvPredict(X: number[][], y: number[], folds: number[], p: SvmPar
     const te = y.map((_, i) => i).filter((i) => folds[i] === f);
     if (!te.length || !tr.length) continue;
     const { mean, std } = meanStd(tr.map((i) => X[i]!));
-    const z = (x: number[]) => x.map((v, d) => (v - mean[d]!) / std[d]!);
+    const z = (x: number[]) => standardise(x, mean, std);
     const svm = trainLibsvm(tr.map((i) => z(X[i]!)), tr.map((i) => y[i]!), p);
     for (const i of te) pred[i] = contentless(X[i]!) ? OTHER : svm.predictOne(z(X[i]!));
     svm.free();
@@ -345,7 +355,7 @@ export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV
     const classes = trainableClasses(all.map((i) => y[i]!));
     const tr = all.filter((i) => classes.has(y[i]!) && !contentless(X[i]!) && train?.[i] !== false);
     const { mean, std } = meanStd(tr.map((i) => X[i]!));
-    const z = (x: number[]) => x.map((v, d) => (v - mean[d]!) / std[d]!);
+    const z = (x: number[]) => standardise(x, mean, std);
     // As shipped: probability estimates, label = most probable class (not the pairwise vote).
     const svm = trainLibsvm(tr.map((i) => z(X[i]!)), tr.map((i) => y[i]!), gs.best, true);
     const priors = classPriors(tr.map((i) => y[i]!));
@@ -381,7 +391,7 @@ export function trainModel(
   const X = keep.map((i) => Xall[i]!);
   const y = keep.map((i) => yall[i]!);
   const { mean, std } = meanStd(X);
-  const Z = X.map((x) => x.map((v, d) => (v - mean[d]!) / std[d]!));
+  const Z = X.map((x) => standardise(x, mean, std));
   const svm = trainLibsvm(Z, y, p, true);
   const parsed = parseLibsvmModel(svm.serializeModel(), (n) => CLASS_NAMES[n] ?? String(n));
   const priorOf = classPriors(y);

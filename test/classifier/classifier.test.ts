@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/page/page.js';
 import { classifyPage, loadModel, pageTypeMiddleware, LABELS, FEATURES } from '../../middleware/classifier/index.js';
-import { pageFeatures, bigramSimilarity } from '../../middleware/classifier/features.js';
+import { pageFeatures, bigramSimilarity, urlFeatures } from '../../middleware/classifier/features.js';
 import { predict } from '../../middleware/classifier/svm.js';
-import { trainModel, groupFolds, siteOf, balancedAccuracy } from '../../middleware/classifier/train.js';
+import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd } from '../../middleware/classifier/train.js';
 import { silentLogger, type PageContext } from '../../src/middleware/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,6 +52,46 @@ describe('classifyPage', () => {
     const f = pageFeatures(fixture('classifier/detail').page);
     expect(f.values.length).toBe(FEATURES.length);
     expect(f.values.every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('URL features', () => {
+  it('are missing (NaN), not zero, without a public URL, and read the shape of a real one', () => {
+    for (const u of ['http://localhost/aeb/abc', 'http://fakehost/test/page.html', 'file:///tmp/page.html', 'not a url']) {
+      expect(urlFeatures(u).every(Number.isNaN)).toBe(true);
+    }
+    const real = urlFeatures('https://news.example.com/2024/05/14/freight-yard-park.html');
+    expect(real.every(Number.isFinite)).toBe(true);
+    expect(real.some((v) => v !== 0)).toBe(true);
+    const names = FEATURES.filter((f) => f.startsWith('url'));
+    expect(names).not.toContain('urlKnown');
+    const body = readFileSync(path.join(here, '..', 'fixtures', 'classifier', 'detail', 'page.html'));
+    const idx = names.map((n) => FEATURES.indexOf(n));
+    const onLocalhost = pageFeatures(createPage({ url: 'http://localhost/page', body })).values;
+    expect(idx.every((i) => Number.isNaN(onLocalhost[i]!))).toBe(true);
+    // the page's other features do not depend on its URL
+    const online = pageFeatures(createPage({ url: 'https://news.example.com/city/2024/05/14/freight-yard-park', body })).values;
+    expect(onLocalhost.filter((_, i) => !idx.includes(i))).toEqual(online.filter((_, i) => !idx.includes(i)));
+  });
+  it('a missing value is left out of the mean and standardises to it: the same prediction as the mean', () => {
+    expect(meanStd([[1, NaN], [3, 4], [5, 8]])).toEqual({ mean: [3, 6], std: [Math.sqrt(8 / 3), 2] });
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const X: number[][] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 90; i++) {
+      const c = i % 3;
+      // feature 3 is missing on every fifth page
+      X.push([c * 2 + rnd() * 2.5, rnd(), 150 + c * 40 + rnd() * 60, i % 5 === 0 ? NaN : c + rnd()]);
+      y.push(c);
+    }
+    const { model, agreement } = trainModel(X, y, { kernel: 'rbf', C: 3, gamma: 0.3 }, ['a', 'b', 'chars', 'd']);
+    expect(agreement).toBe(1);
+    expect(model.mean.every(Number.isFinite)).toBe(true);
+    const missing = predict(model, [2, 0.5, 200, NaN]);
+    const atMean = predict(model, [2, 0.5, 200, model.mean[3]!]);
+    expect(missing.label).toBe(atMean.label);
+    for (const l of model.labels) expect(missing.probabilities[l]).toBeCloseTo(atMean.probabilities[l]!, 9);
   });
 });
 
