@@ -9,7 +9,7 @@
  * links join it (contentClusters), and lone records in the main list's title markup next to it
  * are added (strayTitles).
  */
-import type { Page } from '../../src/page/page.js';
+import { langTag, type Page } from '../../src/page/page.js';
 import type { MiddlewareFactory } from '../../src/middleware/types.js';
 import type { ListEntry } from '../../src/item.js';
 import { findDates, timezoneForLang } from '../../src/text/dates.js';
@@ -289,7 +289,7 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
       // cheap pre-check before full date parsing (most records of most lists carry no date)
       if (DATE_LIKE.test(text) || RELATIVE_DAY.test(text)) {
         if (!zoneKnown) {
-          zone = timezoneForLang(page.lang());
+          zone = timezoneForLang(langTag(page));
           zoneKnown = true;
         }
         const date = findDates(text, { now: page.fetchedAt, timezone: zone })[0];
