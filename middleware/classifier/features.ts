@@ -9,7 +9,10 @@
  * - `FEATURES`: those plus what separates forum threads and lists better: repeated post blocks
  *   (long-text siblings carrying a date and a user link), the main link cluster's size, coverage
  *   and date share, the longest text block's share, sentence-like paragraphs, dated segments,
- *   forum vocabulary, structured-data types and the URL's shape.
+ *   forum vocabulary, structured-data types and the URL's shape; the article extractor's verdict
+ *   (the share of the page's prose in the body it finds, and that body's link density); and what
+ *   tells an article with a comment thread from a thread (the prose before the first post, and
+ *   the longest prose run outside the posts against a post's length).
  *
  * Everything is read from one pass over `page.nodes` (via `domIndex`), the segments and the
  * link clusters that the list extractor computes anyway.
@@ -20,6 +23,8 @@ import { punctCount, hanCount } from '../../src/text/text.js';
 import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 import { mainListClusters } from '../list/index.js';
+import { buildTree } from '../article/tree.js';
+import { extractContent } from '../article/content.js';
 
 export const GERAPY_FEATURES = [
   'linkChars', 'logLinkChars', 'chars', 'logChars', 'linkCharRatio', 'pCount', 'aCount', 'punct', 'punctDensity',
@@ -33,9 +38,10 @@ export const EXTRA_FEATURES = [
   // detail signals
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
   'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
+  'bodyShare', 'bodyLinkDensity',
   // forum signals
   'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'postLikeBlocks', 'postLikeShare', 'forumWords', 'ldForum', 'datedSegments',
-  'datedSegmentShare', 'quoteBlocks',
+  'datedSegmentShare', 'quoteBlocks', 'proseBeforePosts', 'runOutsidePosts',
   // URL shape (missing, not zero, when the page has no public URL: see urlFeatures)
   'urlDepth', 'urlNumericId', 'urlHtml', 'urlQuery', 'urlPageParam', 'urlForumToken', 'urlListToken',
   'urlDate', 'urlSlugWords', 'urlRoot', 'urlTrailingSlash',
@@ -414,6 +420,7 @@ export function pageFeatures(page: Page): PageFeatures {
     return { dated, short, title: maxWidth * scriptScale >= TITLE_LINK_MIN };
   };
   let postLikeBest = 0;
+  let bestLike: number[] = [];
   for (const g of groups.values()) {
     if (g.length < MIN_POST_BLOCKS) continue;
     let dated = 0;
@@ -421,6 +428,7 @@ export function pageFeatures(page: Page): PageFeatures {
     let likes = 0;
     let shorts = 0;
     let titles = 0;
+    const like: number[] = [];
     for (const i of g) {
       chars += dom.chars[i]! - dom.linkChars[i]!;
       if (dom.anchorCount[i]! === 0) continue;
@@ -428,7 +436,10 @@ export function pageFeatures(page: Page): PageFeatures {
       if (pl.dated) dated++;
       if (pl.short) shorts++;
       if (pl.title) titles++;
-      if (pl.dated && pl.short && !pl.title) likes++;
+      if (pl.dated && pl.short && !pl.title) {
+        likes++;
+        like.push(i);
+      }
     }
     // the group with the most post-like blocks, then the most dated, then the most text
     if (likes > postLikeBest || (likes === postLikeBest && (dated > postDated || (dated === postDated && chars > postChars)))) {
@@ -439,7 +450,49 @@ export function pageFeatures(page: Page): PageFeatures {
       postMean = chars / g.length;
       postShortLinks = shorts;
       postTitleLinks = titles;
+      bestLike = like;
     }
+  }
+
+  // Article body vs comment thread. A thread opens with its first post; an article's comments
+  // follow a body that is no post: the prose before the first post-like block, and the longest
+  // run of prose outside them against the mean prose of a post (a long article body beside short
+  // comments vs a thread whose longest text is inside a post).
+  const postsFound = postLikeBest >= MIN_POST_BLOCKS;
+  const inPost = new Uint8Array(postsFound ? dom.size : 0);
+  if (postsFound) for (const b of bestLike) inPost.fill(1, b, dom.end[b]! + 1);
+  const firstPost = postsFound ? bestLike[0]! : Infinity;
+  let outRun = 0;
+  let longestOutside = 0;
+  let proseBeforePosts = 0;
+  let proseInPosts = 0;
+  for (const seg of page.segments) {
+    const linky = seg.linkChars * 2 > seg.text.length && seg.text.length >= RUN_BREAK_CHARS;
+    const inside = postsFound && inPost[seg.index] === 1;
+    const prose = seg.text.length - seg.linkChars;
+    if (linky || inside) outRun = 0;
+    else {
+      outRun += prose;
+      if (outRun > longestOutside) longestOutside = outRun;
+    }
+    if (!linky && !inside && seg.index < firstPost) proseBeforePosts += prose;
+    if (!linky && inside) proseInPosts += prose;
+  }
+
+  // The article extractor's verdict: the share of the page's prose in the body it finds (an
+  // article's body is most of its prose, whatever link blocks surround it) and the body's link
+  // density.
+  let bodyShare = 0;
+  let bodyLinkDensity = 1;
+  try {
+    const body = extractContent(page, {}, buildTree(page));
+    if (body) {
+      bodyShare = Math.min(1, textWidth(body.content) / totalWidth);
+      const r = page.indexOf(body.root);
+      if (r >= 0 && dom.chars[r]! > 0) bodyLinkDensity = dom.linkChars[r]! / dom.chars[r]!;
+    }
+  } catch {
+    /* no body: the defaults say so */
   }
 
   // Metadata.
@@ -485,6 +538,8 @@ export function pageFeatures(page: Page): PageFeatures {
     headlineSim,
     totalChars ? Math.min(1, proseOutsideList / totalChars) : 0,
     log1p(proseOutsideList * scriptScale),
+    bodyShare,
+    bodyLinkDensity,
     log1p(postBlocks),
     totalChars ? Math.min(1, postChars / totalChars) : 0,
     postBlocks ? postDated / postBlocks : 0,
@@ -501,6 +556,8 @@ export function pageFeatures(page: Page): PageFeatures {
     log1p(datedSegments),
     page.segments.length ? datedSegments / page.segments.length : 0,
     log1p(quoteBlocks),
+    postsFound && proseChars ? Math.min(1, proseBeforePosts / proseChars) : 0,
+    postsFound && proseInPosts ? Math.min(4, longestOutside / (proseInPosts / bestLike.length)) : 0,
     ...urlFeatures(page.url),
   ];
   return { values: [...gerapy, ...extra], gerapy };

@@ -95,6 +95,42 @@ describe('URL features', () => {
   });
 });
 
+describe('article body vs comment thread', () => {
+  const para = (n: number, words: string) => `<p>${Array.from({ length: n }, (_, i) => `${words} sentence ${i + 1}, with a clause, and an end.`).join(' ')}</p>`;
+  const post = (user: string, day: number, n: number) =>
+    `<div class="post"><div class="meta"><a href="/u/${user}">${user}</a> 2024-03-${String(day).padStart(2, '0')} 10:1${day}</div>${para(n, `Reply from ${user} with a point`)}</div>`;
+  const related = Array.from({ length: 12 }, (_, i) => `<li><a href="/news/story-${i}">Another story about the harbour, number ${i}</a></li>`).join('');
+  const featuresOf = (body: string, url = 'https://example.org/a/1') => {
+    const v = pageFeatures(createPage({ url, body: `<html><head><title>Harbour opens</title></head><body>${body}</body></html>` })).values;
+    return (name: string) => v[FEATURES.indexOf(name as (typeof FEATURES)[number])]!;
+  };
+  const article = featuresOf(`<h1>Harbour opens</h1><div class="story">${para(4, 'The harbour opened today')}${para(4, 'Officials said the works')}${para(4, 'Residents expect the quay')}</div>
+    <section class="comments">${post('ann', 1, 1)}${post('bob', 2, 1)}${post('cyd', 3, 1)}</section><ul>${related}</ul>`);
+  const thread = featuresOf(`<h1>Harbour opens</h1><div class="thread">${post('ann', 1, 6)}${post('bob', 2, 2)}${post('cyd', 3, 3)}${post('dan', 4, 1)}</div>`);
+  it('finds the posts in both', () => {
+    expect(Math.round(Math.expm1(article('postLikeBlocks')))).toBe(3);
+    expect(Math.round(Math.expm1(thread('postLikeBlocks')))).toBe(4);
+  });
+  it('an article body before its comments: most prose before the first post, a long run outside the posts', () => {
+    expect(article('proseBeforePosts')).toBeGreaterThan(0.6);
+    expect(thread('proseBeforePosts')).toBeLessThan(0.1);
+    expect(article('runOutsidePosts')).toBeGreaterThan(2);
+    expect(thread('runOutsidePosts')).toBeLessThan(0.5);
+  });
+  it('no posts: both are 0', () => {
+    const plain = featuresOf(`<h1>Harbour opens</h1>${para(5, 'The harbour opened today')}`);
+    expect(plain('proseBeforePosts')).toBe(0);
+    expect(plain('runOutsidePosts')).toBe(0);
+  });
+  it("the article extractor's body holds most of an article's prose (link blocks aside), little of a list's", () => {
+    expect(article('bodyShare')).toBeGreaterThan(0.6);
+    expect(article('bodyLinkDensity')).toBeLessThan(0.2);
+    const teasers = Array.from({ length: 12 }, (_, i) => `<li><h2><a href="/news/story-${i}">Another story about the harbour, number ${i}</a></h2><p>2024-03-0${(i % 9) + 1} A line of teaser text ${i}.</p></li>`).join('');
+    const list = featuresOf(`<h1>News</h1><ul class="news">${teasers}</ul>`, 'https://example.org/news/');
+    expect(list('bodyShare')).toBeLessThan(0.5);
+  });
+});
+
 describe('pageTypeMiddleware', () => {
   const run = (label?: string) => {
     const { page } = fixture('classifier/forum-thread');
