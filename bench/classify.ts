@@ -7,7 +7,9 @@
  * Gerapy's recipe (its page features + SVM) as the baseline. Also: the confusion matrix, accuracy
  * per data set, and classification time per page after parsing on the AEB pages.
  *
- * Usage: npx tsx bench/classify.ts [--quick] (quick: plain grouped-CV grid search, no nesting)
+ * Usage: npx tsx bench/classify.ts [--quick] [--errors]
+ *   --quick: plain grouped-CV grid search, no nesting (optimistic);
+ *   --errors (or --verbose): list the misclassified pages.
  */
 import { readFileSync } from 'node:fs';
 import { createPage } from '../src/page/page.js';
@@ -64,6 +66,11 @@ printTable(
     ['Gerapy recipe, retrained', balancedAccuracy(gold, gerapy), recall(gerapy, 'detail'), recall(gerapy, 'list'), recall(gerapy, 'forum'), recall(gerapy, 'other'), gerapy.filter((v, i) => v === gold[i]).length / gold.length],
   ],
 );
+// Pages with a public URL (every page a crawl sees) apart from the URL-less ones (most article
+// sets): a model that learned "no URL → article" scores well on the second group only.
+const withUrl = pages.map((p) => /^https?:\/\/[^/]*\./.test(p.url));
+const sub = (pred: string[], m: boolean) => balancedAccuracy(gold.filter((_, i) => withUrl[i] === m), pred.filter((_, i) => withUrl[i] === m));
+console.log(`\nBalanced accuracy, pages with a public URL (${withUrl.filter(Boolean).length}): ours ${sub(ours, true).toFixed(3)}, Gerapy ${sub(gerapy, true).toFixed(3)}; without (${withUrl.filter((v) => !v).length}): ours ${sub(ours, false).toFixed(3)}, Gerapy ${sub(gerapy, false).toFixed(3)}`);
 console.log('\nConfusion matrix, Gleaner features:\n');
 confusion(ours);
 console.log('\nConfusion matrix, Gerapy features:\n');
@@ -88,9 +95,9 @@ printTable(
   ]),
 );
 const wrong = pages.map((p: LabelledPage, i) => [p.id, p.label, ours[i]!]).filter((r) => r[1] !== r[2]);
-if (wrong.length && process.argv.includes('--verbose')) {
+if (wrong.length && (process.argv.includes('--errors') || process.argv.includes('--verbose'))) {
   console.log('\nMisclassified (ours):\n');
-  printTable(['id', 'gold', 'predicted'], wrong);
+  printTable(['id', 'gold', 'predicted', 'url'], wrong.map((r) => [...r, pages.find((p) => p.id === r[0])!.url]));
 }
 
 // Speed: classifyPage on freshly parsed AEB pages (features + SVM), parsing excluded.
