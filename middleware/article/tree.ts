@@ -182,8 +182,17 @@ function hasQuote(el: Element): boolean {
   return false;
 }
 
-/** Build the flat tree views and the pre-cleaning flags. */
+const built = new WeakMap<Page, Tree>();
+
+/** The flat tree views and the pre-cleaning flags of a page: built once per page (the page-type
+ * features and the article extractor share it) and never modified after. */
 export function buildTree(page: Page): Tree {
+  let tree = built.get(page);
+  if (!tree) built.set(page, (tree = build(page)));
+  return tree;
+}
+
+function build(page: Page): Tree {
   const nodes = page.nodes;
   const n = nodes.length;
   const parent = new Int32Array(n).fill(-1);
