@@ -37,7 +37,7 @@ export const EXTRA_FEATURES = [
   'bestClusterDated', 'bestClusterTitleWidth', 'bestClusterChrome', 'clusterEntryShare', 'mainListEntries', 'mainListLinkShare',
   // detail signals
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
-  'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
+  'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'articleMeta', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
   'bodyShare', 'bodyLinkDensity',
   // forum signals
   'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'postLikeBlocks', 'postLikeShare', 'forumWords', 'ldForum', 'datedSegments',
@@ -530,6 +530,10 @@ export function pageFeatures(page: Page): PageFeatures {
     log1p(articleTags),
     ogType === 'article' ? 1 : 0,
     ld.some((t) => LD_ARTICLE.test(t)) ? 1 : 0,
+    // Any of the three ways a page declares itself one article (a publish date, og:type article,
+    // an Article type in JSON-LD). Sites use one or another; alone each is a weak, sparse signal
+    // the linear model under-weights, together they are on 60% of articles and 8% of lists.
+    publishMeta || ogType === 'article' || ld.some((t) => LD_ARTICLE.test(t)) ? 1 : 0,
     // lengths of prose in Latin-letter units (CJK characters count double, as in textWidth)
     log1p(longestRun * scriptScale),
     proseChars ? longestRun / proseChars : 0,

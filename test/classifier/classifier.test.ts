@@ -131,6 +131,20 @@ describe('article body vs comment thread', () => {
   });
 });
 
+describe('article metadata', () => {
+  const meta = (head: string) => {
+    const v = pageFeatures(createPage({ url: 'https://example.org/a/1', body: `<html><head><title>Harbour opens</title>${head}</head><body><h1>Harbour opens</h1><p>The harbour opened today, officials said, and more.</p></body></html>` })).values;
+    return v[FEATURES.indexOf('articleMeta')]!;
+  };
+  it('is 1 for any of a publish date, og:type article or a JSON-LD Article type, else 0', () => {
+    expect(meta('<meta property="article:published_time" content="2024-03-01T10:00:00Z">')).toBe(1);
+    expect(meta('<meta property="og:type" content="article">')).toBe(1);
+    expect(meta('<script type="application/ld+json">{"@type":"NewsArticle","headline":"Harbour opens"}</script>')).toBe(1);
+    expect(meta('<meta property="og:type" content="website">')).toBe(0);
+    expect(meta('<script type="application/ld+json">{"@type":"ItemList"}</script>')).toBe(0);
+  });
+});
+
 describe('pageTypeMiddleware', () => {
   const run = (label?: string) => {
     const { page } = fixture('classifier/forum-thread');
