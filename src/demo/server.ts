@@ -131,7 +131,7 @@ function forumIndex(): string {
   const descriptions = ['装修、收纳、家电和日常生活中的各种经验交流', '自驾、徒步、露营和城市周边游的攻略与游记分享'];
   const body = `<table class="boards">${Array.from({ length: BOARDS }, (_, b) => {
     const latest = Array.from({ length: THREADS_PER_BOARD }, (_, k) => {
-      const t = forumThread(threadId(b, k));
+      const t = forumThread(threadId(b + 1, k)); // boards are numbered from 1, as in their URLs
       const last = t.pages.at(-1)!.at(-1)!;
       return `<li><a href="${threadUrl(t.id, 1)}">${esc(t.title)}</a> <span class="by">${esc(last.user)}</span> <em>${last.dateText}</em></li>`;
     }).join('');

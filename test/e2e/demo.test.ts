@@ -30,6 +30,8 @@ describe('npm run crawl (the demo)', () => {
     expect(r.stderr).toMatch(/demo site at http:\/\/127\.0\.0\.1:\d+\//);
     expect(r.stdout).toMatch(/demo: finished/);
     expect(r.stdout).toMatch(/items: +\d+ stored \(.*article \d+/);
+    // every link the demo pages show leads to a page (a 404 means the demo site or a link is wrong)
+    expect(r.stdout).not.toMatch(/failures: [1-9]/);
     const dir = path.join(storageDir, 'datasets', 'demo');
     const items = readdirSync(dir)
       .filter((f) => /^\d+\.json$/.test(f))
