@@ -11,11 +11,12 @@ export const HAN_ONE = /\p{Script=Han}/u;
 export const SENTENCE_PUNCT = /[,.;:!?，。；：！？、…“”‘’"'()（）《》]/g;
 export const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
 
+/** Matches of a single-character pattern (a class), counted natively: the length the text loses when
+ * they are removed (a character outside the BMP counts twice; for the scripts measured here that is
+ * only the rare Han extension blocks). */
 export function count(re: RegExp, text: string): number {
   re.lastIndex = 0;
-  let n = 0;
-  while (re.exec(text)) n++;
-  return n;
+  return text.length - text.replace(re, '').length;
 }
 
 export function hanCount(text: string): number {
@@ -34,6 +35,7 @@ export function punctCount(text: string): number {
 
 export type Script = 'han' | 'kana' | 'hangul' | 'latin' | 'cyrillic' | 'arabic' | 'hebrew' | 'greek' | 'thai' | 'devanagari' | 'other';
 
+const LATIN = /\p{Script=Latin}/gu;
 const SCRIPT_TESTS: Array<[Script, RegExp]> = [
   ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
   ['hangul', /\p{Script=Hangul}/gu],
@@ -44,8 +46,11 @@ const SCRIPT_TESTS: Array<[Script, RegExp]> = [
   ['greek', /\p{Script=Greek}/gu],
   ['thai', /\p{Script=Thai}/gu],
   ['devanagari', /\p{Script=Devanagari}/gu],
-  ['latin', /\p{Script=Latin}/gu],
+  ['latin', LATIN],
 ];
+
+/** Any character of the non-Latin scripts measured below (Greek … Devanagari, Thai, Hangul, kana, CJK). */
+const OTHER_SCRIPT = /[\u0370-\u0fff\u1100-\u11ff\u1f00-\u1fff\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff\uff66-\uff9d]|[\ud840-\ud87f]/;
 
 /** One CJK character carries about as much as three Latin letters (a Chinese word is 1–2 characters,
  * an English one ~5 letters): counts are weighted so that a Chinese article quoting code or product
@@ -57,6 +62,8 @@ const SCRIPT_WEIGHT: Partial<Record<Script, number>> = { han: 3, kana: 3, hangul
 export function dominantScript(text: string): Script {
   const sample = text.length > 20000 ? text.slice(0, 20000) : text;
   const counts = new Map<Script, number>();
+  // most pages of Latin-script languages hold no character of the other scripts: one count decides
+  if (!OTHER_SCRIPT.test(sample)) return count(LATIN, sample) ? 'latin' : 'other';
   for (const [s, re] of SCRIPT_TESTS) counts.set(s, count(re, sample));
   const kana = counts.get('kana')!;
   const han = counts.get('han')!;
@@ -108,20 +115,42 @@ export function words(text: string, limit = Infinity): string[] {
   return out;
 }
 
+const langIdTables = new Map<string[], Map<string, number[]>>();
+/** Stop word → indices (in `langs`) of the languages it identifies. */
+function langIdTable(langs: string[]): Map<string, number[]> {
+  let t = langIdTables.get(langs);
+  if (!t) {
+    t = new Map();
+    langs.forEach((lang, i) => {
+      for (const w of langIdSet(lang)) {
+        const ls = t!.get(w);
+        if (ls) ls.push(i);
+        else t!.set(w, [i]);
+      }
+    });
+    langIdTables.set(langs, t);
+  }
+  return t;
+}
+
 function byStopwords(text: string, langs: string[]): string | undefined {
   const ws = words(text, 3000);
   if (ws.length < 5) return undefined;
+  // one lookup per word in a table of every language's identifying stop words
+  const table = langIdTable(langs);
+  const hits = new Array<number>(langs.length).fill(0);
+  for (const w of ws) {
+    const ls = table.get(w);
+    if (ls) for (const l of ls) hits[l]!++;
+  }
   let best: string | undefined;
   let bestN = 0;
-  for (const lang of langs) {
-    const set = langIdSet(lang);
-    let n = 0;
-    for (const w of ws) if (set.has(w)) n++;
-    if (n > bestN) {
+  langs.forEach((lang, i) => {
+    if (hits[i]! > bestN) {
       best = lang;
-      bestN = n;
+      bestN = hits[i]!;
     }
-  }
+  });
   return bestN >= 2 ? best : undefined;
 }
 
