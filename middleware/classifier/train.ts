@@ -152,10 +152,16 @@ export function loadLabelledPages(opts: LoadOptions = {}): { pages: LabelledPage
 }
 
 /** Fold of each sample: whole sites assigned greedily (largest first) to the smallest fold. */
-export function groupFolds(sites: string[], k: number): number[] {
+export function groupFolds(sites: string[], k: number, seed = 0): number[] {
   const sizes = new Map<string, number>();
   for (const s of sites) sizes.set(s, (sizes.get(s) ?? 0) + 1);
-  const order = [...sizes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  let order = [...sizes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (seed) {
+    // another split of the same sites: a seeded shuffle, still filled greedily (balanced loads)
+    let r = seed >>> 0 || 1;
+    const rand = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    order = order.map((e) => [e, rand()] as const).sort((a, b) => a[1] - b[1]).map(([e]) => e);
+  }
   const load = new Array<number>(k).fill(0);
   const foldOf = new Map<string, number>();
   for (const [s, n] of order) {
@@ -343,8 +349,8 @@ export function gridSearch(X: number[][], y: number[], sites: string[], folds = 
  * part a grouped grid search picks C/γ; the held-out predictions give an honest score (the grid
  * never saw the pages it is scored on).
  */
-export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV_FOLDS, onFold?: (f: number, p: SvmParams) => void, train?: boolean[]): number[] {
-  const outer = groupFolds(sites, folds);
+export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV_FOLDS, onFold?: (f: number, p: SvmParams) => void, train?: boolean[], seed = 0): number[] {
+  const outer = groupFolds(sites, folds, seed);
   const pred = new Array<number>(y.length).fill(-1);
   for (let f = 0; f < folds; f++) {
     const all = y.map((_, i) => i).filter((i) => outer[i] !== f);

@@ -197,6 +197,15 @@ describe('training helpers', () => {
     const folds = groupFolds(sites, 3);
     for (const s of new Set(sites)) expect(new Set(folds.filter((_, i) => sites[i] === s)).size).toBe(1);
   });
+  it('a seed gives another split of the same sites, still whole sites and every fold used', () => {
+    const sites = Array.from({ length: 40 }, (_, i) => `s${i % 17}`);
+    const base = groupFolds(sites, 5);
+    const other = groupFolds(sites, 5, 3);
+    expect(other).not.toEqual(base);
+    expect(groupFolds(sites, 5, 3)).toEqual(other);
+    expect(new Set(other).size).toBe(5);
+    for (const s of new Set(sites)) expect(new Set(other.filter((_, i) => sites[i] === s)).size).toBe(1);
+  });
   it('balanced accuracy averages per-class recall', () => {
     expect(balancedAccuracy(['detail', 'detail', 'detail', 'list'], ['detail', 'detail', 'detail', 'detail'])).toBe(0.5);
   });
