@@ -96,7 +96,7 @@ const OTHER_CREDIT = /[\s,;]+(?:and\s+)?(?:(?:edited|reviewed|fact[- ]checked|tr
 /** A contact address in brackets after a name: a URL or an e-mail address. */
 const CONTACT_TAIL = /\s*[(<[]\s*(?:https?:\/\/|www\.|mailto:|[^\s()<>[\]@]+@)[^()<>[\]]*[)>\]]\s*$/i;
 /** Lower-case words inside Latin-script names and name lists. */
-const NAME_PARTICLE = new Set(['and', 'und', 'et', 'y', 'e', 'i', 'og', 'en', 'de', 'del', 'della', 'der', 'den', 'des', 'di', 'da', 'das', 'do', 'dos', 'du', 'la', 'le', 'van', 'von', 'zu', 'ter', 'ten', 'bin', 'ibn', 'al', 'el', 'of', 'the', 'st', 'mc', 'y']);
+const NAME_PARTICLE = new Set(['and', 'und', 'et', 'y', 'e', 'i', 'og', 'en', 'de', 'del', 'della', 'der', 'den', 'des', 'di', 'da', 'das', 'do', 'dos', 'du', 'la', 'le', 'van', 'von', 'zu', 'ter', 'ten', 'bin', 'ibn', 'al', 'el', 'of', 'the', 'st', 'mc']);
 /** English byline prefix. */
 const BY = /^\s*(?:by|written by|posted by|von|par|por|di|door|автор)\s*[:：]?\s+/i;
 
@@ -237,9 +237,6 @@ function elementAuthorFrom(page: Page, sites: string[], anchor: number, from: nu
   return undefined;
 }
 
-/** The element holding the name inside a byline element: microdata `itemprop=name`, else a
- * `rel=author` / `itemprop=author` link inside it ("By <a rel=author>Jane Doe</a><br>Health News":
- * the name, not the desk line beside it). */
 /** Names are capitalised but for particles (de, van, von, bin …): in an element's text, two or more
  * other lower-case words make a sentence ("Matt Bai The real problem behind fake news": a name run
  * into a story's headline in an author box). A single lower-case handle ("mcupdate") stays. Declared
@@ -250,6 +247,9 @@ function runsIntoText(name: string): boolean {
   return words.length >= 3 && words.filter((w) => /^\p{Ll}/u.test(w) && !NAME_PARTICLE.has(w.replace(/[.,]$/, ''))).length >= 2;
 }
 
+/** The element holding the name inside a byline element: microdata `itemprop=name`, else a
+ * `rel=author` / `itemprop=author` link inside it ("By <a rel=author>Jane Doe</a><br>Health News":
+ * the name, not the desk line beside it). */
 function findItempropName(el: Element): Element | undefined {
   const stack: AnyNode[] = [...el.children].reverse();
   let linked: Element | undefined;
