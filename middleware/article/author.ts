@@ -8,7 +8,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/page/page.js';
 import { collapse, textOf } from '../../src/page/page.js';
 import { classTokens } from './tree.js';
-import { jsonLdArticles, metaFields } from './title.js';
+import { jsonLdArticles, metaFields, metaKeys } from './title.js';
 
 
 /** Byline elements are looked for first within this many DFS nodes after the headline. */
@@ -188,7 +188,7 @@ function allMetaNames(page: Page, key: string, sites: string[]): string | undefi
       if (!(n instanceof Element) || n.name !== 'meta') continue;
       const attr = n.attribs[attrName];
       if (!attr || !n.attribs.content) continue;
-      if (!attr.trim().toLowerCase().split(/\s+/).some((raw) => raw.replace(/^(dc|dcterms?)[.:-]/, '$1:') === key)) continue;
+      if (!metaKeys(attr).includes(key)) continue;
       const v = cleanName(n.attribs.content, sites);
       if (v && !names.includes(v)) names.push(v);
     }

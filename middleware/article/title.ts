@@ -96,6 +96,12 @@ function str(v: unknown): string | undefined {
 
 const metaCache = new WeakMap<Page, Map<string, string>>();
 
+/** The keys one `name`/`property`/`itemprop` attribute declares: its space-separated tokens,
+ * lower-cased, Dublin Core separators unified. */
+export function metaKeys(attr: string): string[] {
+  return attr.trim().toLowerCase().split(/\s+/).filter(Boolean).map((raw) => raw.replace(/^(dc|dcterms?)[.:-]/, '$1:'));
+}
+
 /**
  * Meta fields keyed by every token of `name` and `property` (RDFa allows several space-separated
  * properties: `property="dc:creator og:author"`; a tag may carry both attributes), lower-cased,
@@ -114,10 +120,7 @@ export function metaFields(page: Page): Map<string, string> {
     for (const n of metas) {
       const attr = n.attribs[attrName];
       if (!attr) continue;
-      for (const raw of attr.trim().toLowerCase().split(/\s+/)) {
-        const key = raw.replace(/^(dc|dcterms?)[.:-]/, '$1:');
-        if (key && !out.has(key)) out.set(key, n.attribs.content!.trim());
-      }
+      for (const key of metaKeys(attr)) if (!out.has(key)) out.set(key, n.attribs.content!.trim());
     }
   }
   metaCache.set(page, out);
