@@ -49,7 +49,7 @@ export interface ArticleOptions {
  */
 export function extractArticle(page: Page, options: ArticleOptions = {}): Partial<Item> | null {
   const tree = buildTree(page);
-  const titled = extractTitle(page, { anchorText: options.anchorText, tree });
+  let titled = extractTitle(page, { anchorText: options.anchorText, tree });
   let body: ContentResult | undefined = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title }, tree);
   // A template that swallowed the body (a site whose pages all share the article's frame) must
   // not cost the article: retry without it.
@@ -59,11 +59,14 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   body ??= shortArticle(page, tree, titled?.title);
   if (!body) return null;
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
-  const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
   const first = body.paragraphs[0]?.index ?? 0;
+  const last = body.paragraphs[body.paragraphs.length - 1]?.index;
+  // a line that the <title> contains, shown below the body's end, is a footer line (the site name of
+  // a section page's <title>, "新闻动态--某某学会官网"): the headline is the heading at the body's top
+  if (!titled || (titled.displayedLine && titled.element && last !== undefined && page.indexOf(titled.element as AnyNode) > last)) titled = headingAbove(page, first) ?? titled;
+  const headline = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
   // without a headline element, the dateline is looked for just above the body
   const anchor = headline >= 0 && headline < first ? headline : Math.max(0, first - DATELINE_WINDOW);
-  const last = body.paragraphs[body.paragraphs.length - 1]?.index;
   const published = extractPublished(page, { timezone, anchor, bodyStart: first, bodyEnd: last, headline: headline >= 0 ? headline : undefined });
   const author = extractAuthor(page, { anchor, tail: last, bodyStart: first, headline });
   return {
@@ -77,6 +80,26 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
     images: body.images,
     lang: page.lang(),
   };
+}
+
+/** Segments looked at above the body for its heading. */
+const HEADING_ABOVE_SEGMENTS = 6;
+const HEADING_TAG = /^h[1-6]$/;
+
+/** The nearest heading element (h1–h6) above the body's first paragraph, within a few lines
+ * (a dateline or a source line may sit between them), that is not links. */
+function headingAbove(page: Page, first: number): { title: string; element: Element } | undefined {
+  const segs = page.segments;
+  let k = segs.findIndex((s) => s.index >= first);
+  if (k < 0) k = segs.length;
+  // the body may have taken the headline in: its first line counts
+  if (k < segs.length && segs[k]!.index === first) k++;
+  for (let i = k - 1, seen = 0; i >= 0 && seen < HEADING_ABOVE_SEGMENTS; i--, seen++) {
+    const s = segs[i]!;
+    if (!HEADING_TAG.test(s.element.name) || s.linkChars > s.text.length / 2) continue;
+    if (s.text.length >= 4 && s.text.length <= 200) return { title: s.text, element: s.element };
+  }
+  return undefined;
 }
 
 /** Elements that declare the page's main content. */

@@ -198,6 +198,8 @@ export interface TitleResult {
   title: string;
   /** The heading element that displays it, when one does. */
   element?: Element;
+  /** Found as a displayed line that the `<title>` contains (no heading element matched): weaker. */
+  displayedLine?: boolean;
 }
 
 export function extractTitle(page: Page, options: { anchorText?: string; tree?: Tree } = {}): TitleResult | undefined {
@@ -320,7 +322,7 @@ function displayedInTitle(page: Page, cutRefs: string[]): TitleResult | undefine
       if (s.text.length >= REFERENCE_COVER * r.length && r.includes(s.text) && (!best || s.text.length > best.text.length)) best = s;
     }
   }
-  return best ? { title: best.text, element: best.element } : undefined;
+  return best ? { title: best.text, element: best.element, displayedLine: true } : undefined;
 }
 
 /** Cut a meta title at a separator only when `<title>` has the same suffix (a site name). */

@@ -224,3 +224,17 @@ describe('home links', () => {
     }
   });
 });
+
+describe('section-page <title>', () => {
+  it('takes the heading at the body top, not a footer line that the <title> contains', () => {
+    const para = '<p>五月十日至十二日，本年度人文地理学术年会在西南某大学举行，来自全国各地的专家学者参加了会议并作了报告，会议围绕城乡发展与区域治理展开了深入讨论。</p>';
+    const html = `<html><head><title>新闻动态--示例地理学会官网</title></head><body>
+<div class="nav"><a href="/">首页</a> <a href="/news">新闻动态</a> <a href="/about">学会简介</a></div>
+<h3>首页 - 新闻动态</h3>
+<div class="article"><h5>年度人文地理学术年会在西南某大学成功举行！</h5><div class="ly">发布时间：2019-05-18 来源：示例地理学会</div>
+${para.repeat(4)}</div>
+<div class="contact"><h4>联系我们</h4><h5>示例地理学会</h5><p>地址：北京市某区某路1号</p></div></body></html>`;
+    const a = extractArticle(createPage({ url: 'https://www.example.org/content.aspx?id=1', body: html }))!;
+    expect(a.title).toBe('年度人文地理学术年会在西南某大学成功举行！');
+  });
+});
