@@ -12,9 +12,9 @@
  * RSS after the gleaner passes (peers are imported only afterwards).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createPage } from '../src/page/page.js';
+import { createPage } from '../src/core/page.js';
 import { extractArticle } from '../middleware/article/index.js';
-import { findDates } from '../src/text/dates.js';
+import { findDates } from '../src/core/dates.js';
 import { readManifest, readExpected, printTable, median, type ManifestEntry } from './lib/data.js';
 import { aebPageScore, aebAggregate, bagF1, sameText, type PageScore } from './lib/metrics.js';
 

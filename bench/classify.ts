@@ -13,7 +13,7 @@
  *   --splits N: the nested CV also over N−1 other (seeded) site splits of the outer folds, and the spread.
  */
 import { readFileSync } from 'node:fs';
-import { createPage } from '../src/page/page.js';
+import { createPage } from '../src/core/page.js';
 import { classifyPage, loadModel } from '../middleware/classifier/index.js';
 import {
   loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, CLASS_NAMES, CV_FOLDS, type LabelledPage,

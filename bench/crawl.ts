@@ -145,7 +145,7 @@ async function runVariant(variant: string, url: string, total: number, storageDi
   // Load every module before the clock starts: this measures crawling, not start-up.
   const { CheerioCrawler, Configuration, MemoryStorage } = await import('crawlee');
   const { runSpider } = await import('../src/crawler/crawl.js');
-  const { silentLogger } = await import('../src/middleware/types.js');
+  const { silentLogger } = await import('../src/core/middleware.js');
   const skipped: string[] = [];
   // As `gleaner crawl` does (src/crawler/memory.ts); GLEANER_HEAP=speed compares without it.
   if (variant === 'gleaner') (await import('../src/crawler/memory.js')).preferSmallHeap();

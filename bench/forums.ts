@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { readManifest, readExpected, printTable } from './lib/data.js';
 import { bagF1, bagTokens } from './lib/metrics.js';
-import { createPage } from '../src/page/page.js';
+import { createPage } from '../src/core/page.js';
 import { extractForum } from '../middleware/forum/index.js';
 
 /** Text match threshold of the data README. */

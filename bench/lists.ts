@@ -12,7 +12,7 @@
  * Usage: npx tsx bench/lists.ts [--verbose]
  */
 import { readFileSync } from 'node:fs';
-import { createPage } from '../src/page/page.js';
+import { createPage } from '../src/core/page.js';
 import { extractList } from '../middleware/list/index.js';
 import { urlStep } from '../middleware/list/pagination.js';
 import { readManifest, readExpected, printTable, median, type ManifestEntry } from './lib/data.js';

@@ -20,10 +20,10 @@ import { parseHTML } from 'linkedom';
 import { Readability } from '@mozilla/readability';
 import { readManifest, printTable, median, dataPath } from './lib/data.js';
 import { bagF1 } from './lib/metrics.js';
-import { createPage, type Page } from '../src/page/page.js';
-import { decodeBody } from '../src/page/decode.js';
-import type { ExtractInput } from '../src/extract.js';
-import { silentLogger } from '../src/middleware/types.js';
+import { createPage, type Page } from '../src/core/page.js';
+import { decodeBody } from '../src/core/decode.js';
+import type { ExtractInput } from '../src/chain/extractor.js';
+import { silentLogger } from '../src/core/middleware.js';
 import { TemplateLearner, applyTemplate, uniqueSegments, DEFAULT_SUPPORT_THRESHOLD, type TemplateLearnerOptions } from '../middleware/template/index.js';
 import { filterSegments, type FilterOptions } from '../middleware/rule-filters/index.js';
 
@@ -136,8 +136,8 @@ if (args.includes('--diag')) {
 }
 
 // The extractor chain imports every middleware; loaded only past the diagnostic-only mode.
-const { Extractor } = await import('../src/extract.js');
-const { createContext } = await import('../src/process.js');
+const { Extractor } = await import('../src/chain/extractor.js');
+const { createContext } = await import('../src/chain/process.js');
 
 
 // (c) Readability.js

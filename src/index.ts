@@ -6,18 +6,18 @@
  * - As a framework: `defineSpider` + `runSpider` (alias `crawl`), or `npm run crawl -- <spider>`.
  */
 // Page model
-export { createPage, collapse, textOf, resolveUrl, SKIP_TAGS, BLOCK_TAGS, MAX_DEPTH } from './page/page.js';
-export type { Page, PageInput, Segment } from './page/page.js';
-export { BinaryContentError } from './page/decode.js';
+export { createPage, collapse, textOf, resolveUrl, SKIP_TAGS, BLOCK_TAGS, MAX_DEPTH } from './core/page.js';
+export type { Page, PageInput, Segment } from './core/page.js';
+export { BinaryContentError } from './core/decode.js';
 
 // Items
-export { itemSchema, compactItem, KIND_OF_LABEL, LABEL_OF_KIND } from './item.js';
-export type { Item, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './item.js';
+export { itemSchema, compactItem, KIND_OF_LABEL, LABEL_OF_KIND } from './core/item.js';
+export type { Item, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './core/item.js';
 
 // Extraction without a crawler
-export { Extractor, extractItem } from './extract.js';
-export type { ExtractorOptions, ExtractInput, ExtractKind } from './extract.js';
-export { processPage, finishItem, createContext, siteKeyOf } from './process.js';
+export { Extractor, extractItem } from './chain/extractor.js';
+export type { ExtractorOptions, ExtractInput, ExtractKind } from './chain/extractor.js';
+export { processPage, finishItem, createContext, siteKeyOf } from './chain/process.js';
 
 // The pure extractors and the middleware factories
 export { extractArticle, articleMiddleware } from '../middleware/article/index.js';
@@ -30,10 +30,10 @@ export { blocksMiddleware, clusterBlocks, splitAtPeaks } from '../middleware/blo
 export { followMiddleware } from '../middleware/follow/index.js';
 
 // The middleware contract and chain
-export { buildChain, runChain, openChain, closeChain, MiddlewareError } from './middleware/chain.js';
-export { BUILTIN_MIDDLEWARE } from './middleware/builtins.js';
-export { NotConfigured, silentLogger } from './middleware/types.js';
-export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore, MiddlewareEnv } from './middleware/types.js';
+export { buildChain, runChain, openChain, closeChain, MiddlewareError } from './chain/chain.js';
+export { BUILTIN_MIDDLEWARE } from './chain/builtins.js';
+export { NotConfigured, silentLogger } from './core/middleware.js';
+export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore, MiddlewareEnv } from './core/middleware.js';
 
 // Spiders and crawls
 export { defineSpider, validateSpider, SpiderConfigError } from './spider/config.js';
@@ -50,7 +50,7 @@ export { preferSmallHeap } from './crawler/memory.js';
 export { MemorySiteStore, LowdbSiteStore } from './storage/site-store.js';
 export { DatasetSink, FileSink, CallbackSink } from './storage/item-sink.js';
 export type { ItemSink } from './storage/item-sink.js';
-export { ItemPipeline } from './pipeline.js';
+export { ItemPipeline } from './crawler/pipeline.js';
 
 // The demo site
 export { startDemoServer } from './demo/server.js';

@@ -5,8 +5,8 @@
  * editor cues first and so often returns the editor).
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 import { classTokens } from './tree.js';
 import { jsonLdArticles, metaFields, metaKeys } from './title.js';
 

@@ -7,7 +7,7 @@
  * Works on the domhandler tree and the page's segments (one pass each way over `page.nodes`).
  */
 import { Element, Text, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/core/page.js';
 import { buildTree, LINK_DENSITY_MAX, PARAGRAPH_MIN, SENTENCE_MIN, type SegInfo, type Tree } from './tree.js';
 
 /** Penalty weight of non-content text in the block balance: one character of link text cancels

@@ -9,12 +9,12 @@
  *   // → { kind: 'article', title, author?, publishedAt?, content, contentHtml, images, lang } | null
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/page/page.js';
-import { langTag } from '../../src/page/page.js';
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
-import type { Item } from '../../src/item.js';
-import { timezoneForLang } from '../../src/text/dates.js';
-import { hanRatio } from '../../src/text/text.js';
+import type { Page, Segment } from '../../src/core/page.js';
+import { langTag } from '../../src/core/page.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import type { Item } from '../../src/core/item.js';
+import { timezoneForLang } from '../../src/core/dates.js';
+import { hanRatio } from '../../src/core/text.js';
 import { buildTree, type Tree } from './tree.js';
 import { extractContent, imageUrl, MIN_ARTICLE_LENGTH, subtreeEnd, type ContentResult } from './content.js';
 import { extractTitle } from './title.js';

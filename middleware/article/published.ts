@@ -6,8 +6,8 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { langTag, type Page, type Segment } from '../../src/page/page.js';
-import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, type DateMatch, type DateOptions } from '../../src/text/dates.js';
+import { langTag, type Page, type Segment } from '../../src/core/page.js';
+import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, type DateMatch, type DateOptions } from '../../src/core/dates.js';
 import { jsonLdArticles } from './title.js';
 
 /** Meta keys of the publish time, most specific first (GNE's and trafilatura's lists, lower-case). */

@@ -5,8 +5,8 @@
  * at its site suffix; else the first h1.
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 import { classTokens, type Tree } from './tree.js';
 
 

@@ -6,7 +6,7 @@
  * no recursion, so a 10,000-deep page cannot overflow the stack.
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/core/page.js';
 
 /** Tags whose subtree is never article text (site chrome, forms, captions). */
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'form', 'figcaption', 'dialog', 'menu', 'address', 'input', 'label', 'option']);

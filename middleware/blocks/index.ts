@@ -1,4 +1,4 @@
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { clusterBlocks, type BlockOptions } from './blocks.js';
 
 export * from './blocks.js';

@@ -18,8 +18,8 @@
  * link clusters that the list extractor computes anyway.
  */
 import { Element } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { punctCount, hanCount } from '../../src/text/text.js';
+import type { Page } from '../../src/core/page.js';
+import { punctCount, hanCount } from '../../src/core/text.js';
 import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 import { mainListClusters } from '../list/index.js';

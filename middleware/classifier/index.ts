@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '../../src/page/page.js';
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
-import { NotConfigured } from '../../src/middleware/types.js';
-import type { PageLabel, PageTypeResult } from '../../src/item.js';
+import type { Page } from '../../src/core/page.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import { NotConfigured } from '../../src/core/middleware.js';
+import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 

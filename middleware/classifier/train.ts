@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPage } from '../../src/page/page.js';
+import { createPage } from '../../src/core/page.js';
 import { pageFeatures, FEATURES, GERAPY_FEATURES, contentless, MIN_CONTENT_CHARS } from './features.js';
 import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJson } from './svm.js';
 

@@ -3,8 +3,8 @@
  * only allowed domains, applies follow rules and the page budget), plus the labelled links that
  * extractors found (list items → detail, next pages → list/forum). Crawl-only.
  */
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
-import { textOf, collapse } from '../../src/page/page.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import { textOf, collapse } from '../../src/core/page.js';
 import { Element } from 'domhandler';
 
 export interface FollowOptions {

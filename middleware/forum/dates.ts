@@ -5,7 +5,7 @@
  * `title`/`datetime` attribute holds a machine date while its text shows a display form.
  *
  * The core `findDates` covers the common forms. A few display forms typical of boards are added
- * here (a local helper, see the report: they would belong in `src/text/dates.ts`):
+ * here (a local helper, see the report: they would belong in `src/core/dates.ts`):
  *   - `16-Jun-20 16:12:14` (day-Mon-yy with dashes),
  *   - `11:43pm On Apr 23[, 2019]` (time before the date),
  *   - German elapsed-time labels `10 Monate 3 Wochen`, `1 Jahr 2 Tage her`.
@@ -13,9 +13,9 @@
  */
 import { DateTime } from 'luxon';
 import { Element, Text, type AnyNode } from 'domhandler';
-import { findDates, normaliseDateValue, type DateOptions } from '../../src/text/dates.js';
-import type { Page, Segment } from '../../src/page/page.js';
-import { BLOCK_TAGS, SKIP_TAGS, collapse } from '../../src/page/page.js';
+import { findDates, normaliseDateValue, type DateOptions } from '../../src/core/dates.js';
+import type { Page, Segment } from '../../src/core/page.js';
+import { BLOCK_TAGS, SKIP_TAGS, collapse } from '../../src/core/page.js';
 
 export interface DateAnchor {
   /** DFS index of the anchor (segment start or element). */

@@ -4,8 +4,8 @@
  * All passes are iterative (no recursion over the DOM).
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/page/page.js';
-import { SKIP_TAGS } from '../../src/page/page.js';
+import type { Page, Segment } from '../../src/core/page.js';
+import { SKIP_TAGS } from '../../src/core/page.js';
 
 /** Sentence punctuation (seed 003 §2.3: commas and full stops mark post text; signatures and
  * buttons rarely have any). CJK marks always count; a Latin mark counts when it follows a letter
@@ -97,7 +97,7 @@ export function punctIn(text: string): number {
   return k;
 }
 
-import { lowerBound } from '../../src/page/positions.js';
+import { lowerBound } from '../../src/core/positions.js';
 export { lowerBound };
 
 export interface Range {

@@ -8,8 +8,8 @@
  * candidate when the path is missing there (a main post rendered by another template).
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Segment } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Segment } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 import type { DateAnchor } from './dates.js';
 import type { PostRecord } from './records.js';
 import {

@@ -19,11 +19,11 @@
  */
 import { Element } from 'domhandler';
 import render from 'dom-serializer';
-import type { Page } from '../../src/page/page.js';
-import { createPage, textOf, langTag } from '../../src/page/page.js';
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
-import type { ForumPost } from '../../src/item.js';
-import { timezoneForLang } from '../../src/text/dates.js';
+import type { Page } from '../../src/core/page.js';
+import { createPage, textOf, langTag } from '../../src/core/page.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import type { ForumPost } from '../../src/core/item.js';
+import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors } from './dates.js';
 import { buildIndex } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';

@@ -7,8 +7,8 @@
  * the number after the current one (the bar item that is not a link, or is marked current).
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 import type { Range } from './dom.js';
 
 const NEXT_TEXT = /^(next|next page|next ?[›»>]|[›»]|>|>>|→|下一页|下页|下一頁|后页|weiter|nächste|nächste seite|vor|suivant|suivante|page suivante|siguiente|próxima|successiva|следующая|次へ|次のページ)$/i;

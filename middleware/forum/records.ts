@@ -21,7 +21,7 @@
  * Everything is linear or n·log n in the page size; each element's children are grouped once.
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/blocks.js';
 import type { DateAnchor } from './dates.js';
 import {

@@ -5,8 +5,8 @@
  * `<title>` split at the usual separators.
  */
 import { Element } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 
 const HEADINGS = new Set(['h1', 'h2', 'h3']);
 /** Titles longer than this are paragraphs, not headings. */

@@ -9,8 +9,8 @@
  * features (how many clusters, how much of the page they cover).
  */
 import { Element } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { collapse, textOf } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
+import { collapse, textOf } from '../../src/core/page.js';
 import { type DomIndex, domIndex, anchorsIn, subtreeText } from './dom.js';
 
 /** Fewest records that make a list. ALGORITHMS §6 (Gerapy) asks for ≥ 5 siblings; real pages

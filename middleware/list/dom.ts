@@ -5,7 +5,7 @@
  * questions into index ranges).
  */
 import { Element, Text } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
 
 export interface DomIndex {
   page: Page;
@@ -123,7 +123,7 @@ export function subtreeTextPrefix(dom: DomIndex, i: number, max: number): string
   return parts.join(' ').replace(SPACE, ' ').trim();
 }
 
-import { lowerBound } from '../../src/page/positions.js';
+import { lowerBound } from '../../src/core/positions.js';
 export { lowerBound };
 
 /** Anchors (DFS indices) inside the subtree of `i`. */

@@ -9,10 +9,10 @@
  * links join it (contentClusters), and lone records in the main list's title markup next to it
  * are added (strayTitles).
  */
-import { langTag, type Page } from '../../src/page/page.js';
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
-import type { ListEntry } from '../../src/item.js';
-import { findDates, timezoneForLang } from '../../src/text/dates.js';
+import { langTag, type Page } from '../../src/core/page.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import type { ListEntry } from '../../src/core/item.js';
+import { findDates, timezoneForLang } from '../../src/core/dates.js';
 import { domIndex, subtreeText, anchorsIn } from './dom.js';
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';

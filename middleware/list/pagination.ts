@@ -9,8 +9,8 @@
  * Calendars (next month, next day …) are never pagination: following them never ends.
  */
 import { Element, Text } from 'domhandler';
-import type { Page } from '../../src/page/page.js';
-import { collapse } from '../../src/page/page.js';
+import type { Page } from '../../src/core/page.js';
+import { collapse } from '../../src/core/page.js';
 import { type DomIndex, domIndex } from './dom.js';
 import { anchorText } from './clusters.js';
 

@@ -12,8 +12,8 @@
  * for prose-length segments and a symbol-density test for short ones, so that headings, list items
  * and captions of an article survive. The mode is chosen per page from its script/language.
  */
-import { detectLang, dominantScript, stopwords, words } from '../../src/text/text.js';
-import { hasDate } from '../../src/text/dates.js';
+import { detectLang, dominantScript, stopwords, words } from '../../src/core/text.js';
+import { hasDate } from '../../src/core/dates.js';
 
 export type FilterMode = 'han' | 'cjk' | 'language';
 

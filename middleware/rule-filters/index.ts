@@ -2,7 +2,7 @@
  * Rule filters (seed 001) as middleware: narrows `ctx.segments` to what reads as language, dates
  * and usernames. The pure entry point is `filterSegments` (./filters.ts).
  */
-import type { MiddlewareFactory } from '../../src/middleware/types.js';
+import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { filterSegments, type FilterOptions } from './filters.js';
 
 export * from './filters.js';

@@ -7,8 +7,8 @@
  *   `ctx.segments`; sets `ctx.templateApplied` only when a template with enough support matches
  *   the page's layout.
  */
-import type { Middleware, MiddlewareFactory, PageContext, SiteState } from '../../src/middleware/types.js';
-import type { Segment } from '../../src/page/page.js';
+import type { Middleware, MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
+import type { Segment } from '../../src/core/page.js';
 import { DEFAULT_PATH_MODE, keyOf, TemplateLearner, type PathMode, type SegmentLike, type TemplateLearnerOptions } from './learner.js';
 
 export * from './learner.js';

@@ -4,8 +4,8 @@
 import { readFileSync, createWriteStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Extractor, type ExtractInput, type ExtractKind } from '../extract.js';
-import { createPage } from '../page/page.js';
+import { Extractor, type ExtractInput, type ExtractKind } from '../chain/extractor.js';
+import { createPage } from '../core/page.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
 import { UsageError } from './errors.js';
 

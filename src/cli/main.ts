@@ -21,7 +21,7 @@ program
   .option('--out <file>', 'also export items to FILE.jsonl or FILE.csv')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
   .action(async (spider: string, opts: { maxPages?: number; out?: string; fresh?: boolean }) => {
-    const { runCrawlCli } = await import('../crawler/cli.js');
+    const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });
 

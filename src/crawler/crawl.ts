@@ -12,13 +12,13 @@ import path from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
 import { gotScraping } from 'got-scraping';
-import { createPage } from '../page/page.js';
-import { BinaryContentError } from '../page/decode.js';
-import { buildChain, closeChain, MiddlewareError, openChain } from '../middleware/chain.js';
-import { BUILTIN_MIDDLEWARE } from '../middleware/builtins.js';
-import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo } from '../middleware/types.js';
-import { finishItem, processPage, siteKeyOf } from '../process.js';
-import type { Item, PageLabel } from '../item.js';
+import { createPage } from '../core/page.js';
+import { BinaryContentError } from '../core/decode.js';
+import { buildChain, closeChain, MiddlewareError, openChain } from '../chain/chain.js';
+import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
+import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo } from '../core/middleware.js';
+import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
+import type { Item, PageLabel } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
 import { isIP } from 'node:net';
@@ -27,7 +27,7 @@ import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier
 import { HostRateLimiter, RobotsCache } from './politeness.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
 import { CallbackSink, DatasetFileSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
-import { ItemPipeline } from '../pipeline.js';
+import { ItemPipeline } from './pipeline.js';
 import { consoleLogger } from './log.js';
 
 /** Defaults, in one place. */

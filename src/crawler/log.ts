@@ -1,5 +1,5 @@
 /** A plain stderr logger for crawls (Crawlee's own log is kept at ERROR so ours stays readable). */
-import type { Logger } from '../middleware/types.js';
+import type { Logger } from '../core/middleware.js';
 
 const LEVELS = { debug: 10, info: 20, warning: 30, error: 40 } as const;
 export type LogLevel = keyof typeof LEVELS;

@@ -5,8 +5,8 @@
  * `maxPages`); the rest (follow rules, middleware settings, crawler options) is ours.
  */
 import { z } from 'zod';
-import type { Middleware, MiddlewareSetting } from '../middleware/types.js';
-import { BUILTIN_MIDDLEWARE } from '../middleware/builtins.js';
+import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
+import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 
 /** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
 export interface FollowRule {

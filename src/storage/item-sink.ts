@@ -5,7 +5,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Configuration, Dataset, MemoryStorage } from 'crawlee';
-import type { Item } from '../item.js';
+import type { Item } from '../core/item.js';
 
 export interface ItemSink {
   write(item: Item): Promise<void>;

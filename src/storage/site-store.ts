@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import type { SiteState, SiteStore } from '../middleware/types.js';
+import type { SiteState, SiteStore } from '../core/middleware.js';
 
 export class MemorySiteStore implements SiteStore {
   protected readonly sites = new Map<string, SiteState>();

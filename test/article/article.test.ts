@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createPage } from '../../src/page/page.js';
-import { Extractor } from '../../src/extract.js';
-import { itemSchema } from '../../src/item.js';
+import { createPage } from '../../src/core/page.js';
+import { Extractor } from '../../src/chain/extractor.js';
+import { itemSchema } from '../../src/core/item.js';
 import { extractArticle, cutSiteName, longestCommonSubstring } from '../../middleware/article/index.js';
 
 const articleExtractor = () => new Extractor({ kind: 'article' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPage } from '../../src/page/page.js';
+import { createPage } from '../../src/core/page.js';
 import { extractArticle } from '../../middleware/article/index.js';
 import { Element } from 'domhandler';
 import { isHomeLink, metaFields, metaTitle } from '../../middleware/article/title.js';

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPage } from '../../src/page/page.js';
+import { createPage } from '../../src/core/page.js';
 import { classifyPage, loadModel, pageTypeMiddleware, LABELS, FEATURES } from '../../middleware/classifier/index.js';
 import { pageFeatures, bigramSimilarity, urlFeatures } from '../../middleware/classifier/features.js';
 import { predict } from '../../middleware/classifier/svm.js';
 import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd } from '../../middleware/classifier/train.js';
-import { silentLogger, type PageContext } from '../../src/middleware/types.js';
+import { silentLogger, type PageContext } from '../../src/core/middleware.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (dir: string) => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ItemPipeline } from '../../src/pipeline.js';
+import { ItemPipeline } from '../../src/crawler/pipeline.js';
 import { CallbackSink, DatasetFileSink, FileSink, repairDataset } from '../../src/storage/item-sink.js';
 import { Configuration, Dataset, MemoryStorage } from 'crawlee';
-import type { Item } from '../../src/item.js';
+import type { Item } from '../../src/core/item.js';
 
 describe('item pipeline', () => {
   it('validates, de-duplicates by url+kind and exports', async () => {

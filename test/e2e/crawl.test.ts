@@ -6,8 +6,8 @@ import iconv from 'iconv-lite';
 import http from 'node:http';
 import net from 'node:net';
 import { runSpider } from '../../src/crawler/crawl.js';
-import { silentLogger, type Middleware } from '../../src/middleware/types.js';
-import type { Item } from '../../src/item.js';
+import { silentLogger, type Middleware } from '../../src/core/middleware.js';
+import type { Item } from '../../src/core/item.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'gleaner-e2e-'));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Item } from '../../src/item.js';
+import type { Item } from '../../src/core/item.js';
 import { startDemoServer } from '../../src/demo/server.js';
 import { crawlWithCheerio } from '../../examples/cheerio-crawler.js';
 import { crawlWithPlaywright } from '../../examples/playwright-crawler.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider, chromiumPath } from '../../src/crawler/crawl.js';
-import { silentLogger } from '../../src/middleware/types.js';
+import { silentLogger } from '../../src/core/middleware.js';
 import { serve } from '../fixtures/crawler/server.js';
 
 // The article body is not in the HTML: a script fetches it and builds the paragraphs, as

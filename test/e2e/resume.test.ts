@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
-import { silentLogger } from '../../src/middleware/types.js';
+import { silentLogger } from '../../src/core/middleware.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');

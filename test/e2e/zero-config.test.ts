@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
 import { startDemoServer } from '../../src/demo/server.js';
-import { silentLogger } from '../../src/middleware/types.js';
-import type { Item } from '../../src/item.js';
+import { silentLogger } from '../../src/core/middleware.js';
+import type { Item } from '../../src/core/item.js';
 
 /** The kind each content page of the demo site should get, from its URL shape. */
 function expectedKind(url: string): string | undefined {

@@ -2,12 +2,12 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createPage } from '../../src/page/page.js';
+import { createPage } from '../../src/core/page.js';
 import { extractForum, extractForumDebug, forumMiddleware } from '../../middleware/forum/index.js';
 import { clusterIds } from '../../middleware/forum/records.js';
-import { parseHtml } from '../../src/page/page.js';
+import { parseHtml } from '../../src/core/page.js';
 import { Element } from 'domhandler';
-import { itemSchema } from '../../src/item.js';
+import { itemSchema } from '../../src/core/item.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'fixtures', 'forum');

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPage } from '../../src/page/page.js';
+import { createPage } from '../../src/core/page.js';
 import { extractList, listMiddleware, findLinkClusters } from '../../middleware/list/index.js';
 import { findPagination, urlStep } from '../../middleware/list/pagination.js';
 import { classSignature } from '../../middleware/list/clusters.js';
-import { silentLogger, type PageContext } from '../../src/middleware/types.js';
-import { parseHtml } from '../../src/page/page.js';
+import { silentLogger, type PageContext } from '../../src/core/middleware.js';
+import { parseHtml } from '../../src/core/page.js';
 import { Element } from 'domhandler';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { filterSegments, judgeSegment, filterModeFor, looksLikeCode, isUsername, linkListMask } from '../../middleware/rule-filters/index.js';
 import { ruleFiltersMiddleware } from '../../middleware/rule-filters/index.js';
-import { createPage } from '../../src/page/page.js';
-import { createContext } from '../../src/process.js';
+import { createPage } from '../../src/core/page.js';
+import { createContext } from '../../src/chain/process.js';
 import { MemorySiteStore } from '../../src/storage/site-store.js';
-import { silentLogger } from '../../src/middleware/types.js';
+import { silentLogger } from '../../src/core/middleware.js';
 
 const seg = (text: string, linkChars = 0) => ({ text, linkChars });
 const kept = (texts: string[], lang?: string) => filterSegments(texts.map((t) => seg(t)), { lang }).map((s) => s.text);

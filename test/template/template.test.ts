@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPage, type Page } from '../../src/page/page.js';
+import { createPage, type Page } from '../../src/core/page.js';
 import {
   TemplateLearner,
   subtractTemplate,
@@ -16,8 +16,8 @@ import {
 } from '../../middleware/template/index.js';
 import { filterSegments } from '../../middleware/rule-filters/index.js';
 import { MemorySiteStore, LowdbSiteStore } from '../../src/storage/site-store.js';
-import { createContext } from '../../src/process.js';
-import { silentLogger, type PageContext } from '../../src/middleware/types.js';
+import { createContext } from '../../src/chain/process.js';
+import { silentLogger, type PageContext } from '../../src/core/middleware.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 
@@ -380,7 +380,7 @@ describe('set difference + rule filters on the fixtures', () => {
 
 describe('Extractor batch and stream (the learn hook)', () => {
   async function run(stream: boolean) {
-    const { Extractor } = await import('../../src/extract.js');
+    const { Extractor } = await import('../../src/chain/extractor.js');
     const seen = new Map<string, { applied: boolean; texts: string[] }>();
     const probe = {
       name: 'probe',

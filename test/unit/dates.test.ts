@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate, timezoneForLang } from '../../src/text/dates.js';
-import { createPage, langTag } from '../../src/page/page.js';
+import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate, timezoneForLang } from '../../src/core/dates.js';
+import { createPage, langTag } from '../../src/core/page.js';
 
 const now = new Date('2026-11-30T12:00:00Z');
 const sh = { now, timezone: 'Asia/Shanghai' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { createPage, textOf, MAX_DEPTH } from '../../src/page/page.js';
-import { decodeBody, BinaryContentError } from '../../src/page/decode.js';
+import { createPage, textOf, MAX_DEPTH } from '../../src/core/page.js';
+import { decodeBody, BinaryContentError } from '../../src/core/decode.js';
 import { splitAtPeaks } from '../../middleware/blocks/blocks.js';
 
 const zhHtml = '<html><head><meta charset="gbk"><title>新闻标题 - 示例网</title></head><body><div id="nav"><a href="/">首页</a><a href="/news">新闻</a></div><div class="c"><h1>新闻标题</h1><p>这是第一段，内容<b>很</b>重要。</p><p>第二段。</p></div></body></html>';

@@ -2,14 +2,14 @@
  * One page through the chain: build the context, run the middleware, finish the item. Shared by
  * the crawlers and `gleaner extract`, so a saved page and a crawled page give the same item.
  */
-import type { Page } from './page/page.js';
-import { langTag } from './page/page.js';
-import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from './middleware/types.js';
-import { runChain } from './middleware/chain.js';
-import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from './item.js';
+import type { Page } from '../core/page.js';
+import { langTag } from '../core/page.js';
+import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from '../core/middleware.js';
+import { runChain } from './chain.js';
+import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
 const PAGE_LABELS = new Set<string>(Object.keys(KIND_OF_LABEL));
-import { timezoneForLang } from './text/dates.js';
+import { timezoneForLang } from '../core/dates.js';
 
 export interface ProcessOptions {
   spider: string;

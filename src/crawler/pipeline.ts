@@ -2,10 +2,10 @@
  * The item pipeline (Scrapy's ITEM_PIPELINES): validate against the item shape (ARCHITECTURE §4),
  * de-duplicate by url + kind, export to every sink. A dropped item carries a reason and is counted.
  */
-import { itemSchema, type Item } from './item.js';
-import type { ItemSink } from './storage/item-sink.js';
-import type { Logger } from './middleware/types.js';
-import { silentLogger } from './middleware/types.js';
+import { itemSchema, type Item } from '../core/item.js';
+import type { ItemSink } from '../storage/item-sink.js';
+import type { Logger } from '../core/middleware.js';
+import { silentLogger } from '../core/middleware.js';
 
 export type PipelineOutcome = 'stored' | 'duplicate' | 'invalid';
 

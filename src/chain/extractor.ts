@@ -1,16 +1,16 @@
 /**
  * Extraction without a crawler: saved pages → items (`gleaner extract`, and the public API).
  */
-import { createPage, type Page, type PageInput } from './page/page.js';
-import { BinaryContentError } from './page/decode.js';
-import { buildChain, openChain, closeChain } from './middleware/chain.js';
-import { BUILTIN_MIDDLEWARE } from './middleware/builtins.js';
-import type { Logger, Middleware, MiddlewareSetting, SiteStore } from './middleware/types.js';
-import { silentLogger } from './middleware/types.js';
-import { MemorySiteStore } from './storage/site-store.js';
+import { createPage, type Page, type PageInput } from '../core/page.js';
+import { BinaryContentError } from '../core/decode.js';
+import { buildChain, openChain, closeChain } from './chain.js';
+import { BUILTIN_MIDDLEWARE } from './builtins.js';
+import type { Logger, Middleware, MiddlewareSetting, SiteStore } from '../core/middleware.js';
+import { silentLogger } from '../core/middleware.js';
+import { MemorySiteStore } from '../storage/site-store.js';
 import { processPage, finishItem, siteKeyOf, createContext } from './process.js';
-import type { Item, PageLabel } from './item.js';
-import { LABEL_OF_KIND } from './item.js';
+import type { Item, PageLabel } from '../core/item.js';
+import { LABEL_OF_KIND } from '../core/item.js';
 
 export type ExtractKind = 'auto' | 'article' | 'list' | 'forum';
 

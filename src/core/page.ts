@@ -9,7 +9,7 @@ import { parseDocument } from 'htmlparser2';
 import { Document, Element, Text, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
 import { load as cheerioLoad, type CheerioAPI } from 'cheerio';
 import { decodeBody } from './decode.js';
-import { detectLang } from '../text/text.js';
+import { detectLang } from './text.js';
 
 /** Depth beyond which subtrees are flattened (their leaves kept in order). Recursive helpers in
  * dom-serializer/cheerio overflow the stack past ~3,000 levels; no real layout needs 200. */

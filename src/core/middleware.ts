@@ -4,8 +4,8 @@
  * per crawl and `close` in reverse order. This file is imported by `middleware/*`, which never
  * imports crawlee: extractors run in any crawler and on saved files.
  */
-import type { Page, Segment } from '../page/page.js';
-import type { Item, ItemKind, PageLabel } from '../item.js';
+import type { Page, Segment } from './page.js';
+import type { Item, ItemKind, PageLabel } from './item.js';
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;

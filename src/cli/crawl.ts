@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { loadSpider, resolveSpiderFile, PACKAGE_ROOT } from '../spider/load.js';
-import { runSpider, type CrawlProgress, type CrawlSummary } from './crawl.js';
-import { UsageError } from '../cli/errors.js';
-import { preferSmallHeap } from './memory.js';
+import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
+import { UsageError } from './errors.js';
+import { preferSmallHeap } from '../crawler/memory.js';
 
 export interface CrawlCliOptions {
   maxPages?: number;

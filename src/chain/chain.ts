@@ -2,9 +2,9 @@
  * Build and run the middleware chain. Settings layer like Scrapy's: built-in defaults < spider
  * config; `false` disables; user middleware slot in by priority.
  */
-import type { Middleware, MiddlewareEnv, MiddlewareFactory, MiddlewareSetting, PageContext } from './types.js';
-import { NotConfigured } from './types.js';
-import { KIND_OF_LABEL, type PageLabel } from '../item.js';
+import type { Middleware, MiddlewareEnv, MiddlewareFactory, MiddlewareSetting, PageContext } from '../core/middleware.js';
+import { NotConfigured } from '../core/middleware.js';
+import { KIND_OF_LABEL, type PageLabel } from '../core/item.js';
 
 export interface BuiltinEntry {
   priority: number;
