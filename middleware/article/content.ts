@@ -115,29 +115,29 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const balance = new Float64Array(n);
   for (const s of infos) {
     const nonLink = s.len * (1 - s.linkShare);
-    T[s.el] += s.len;
-    LT[s.el] += s.len * s.linkShare;
-    SB[s.el] += s.punct;
-    if (!s.allowed) balance[s.el] -= s.len * NOISE_WEIGHT;
-    else if (s.good) balance[s.el] += nonLink;
-    else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] -= s.len * s.linkShare * NOISE_WEIGHT;
+    T[s.el] = T[s.el]! + s.len;
+    LT[s.el] = LT[s.el]! + s.len * s.linkShare;
+    SB[s.el] = SB[s.el]! + s.punct;
+    if (!s.allowed) balance[s.el] = balance[s.el]! - (s.len * NOISE_WEIGHT);
+    else if (s.good) balance[s.el] = balance[s.el]! + nonLink;
+    else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] = balance[s.el]! - (s.len * s.linkShare * NOISE_WEIGHT);
     // table cells are data (standings, schedules), not interface labels
-    else if (s.seg.element.name !== 'td' && s.seg.element.name !== 'th') balance[s.el] -= SHORT_LINE_PENALTY;
+    else if (s.seg.element.name !== 'td' && s.seg.element.name !== 'th') balance[s.el] = balance[s.el]! - (SHORT_LINE_PENALTY);
     // a <br>-separated run counts as a paragraph for PNum (old Chinese pages have no <p>)
-    if (s.good && s.seg.element.name !== 'p') PN[s.el] += 1;
+    if (s.good && s.seg.element.name !== 'p') PN[s.el] = PN[s.el]! + 1;
   }
   for (let i = n - 1; i > 0; i--) {
     const node = nodes[i]!;
     if (removed[i] || !(node instanceof Element)) continue;
     const p = parent[i]!;
     if (p < 0) continue;
-    T[p] += T[i]!;
-    LT[p] += LT[i]!;
-    SB[p] += SB[i]!;
-    TG[p] += TG[i]! + 1;
-    LTG[p] += LTG[i]! + (node.name === 'a' ? 1 : 0);
-    PN[p] += PN[i]! + (node.name === 'p' ? 1 : 0);
-    balance[p] += balance[i]!;
+    T[p] = T[p]! + T[i]!;
+    LT[p] = LT[p]! + LT[i]!;
+    SB[p] = SB[p]! + SB[i]!;
+    TG[p] = TG[p]! + TG[i]! + 1;
+    LTG[p] = LTG[p]! + LTG[i]! + (node.name === 'a' ? 1 : 0);
+    PN[p] = PN[p]! + PN[i]! + (node.name === 'p' ? 1 : 0);
+    balance[p] = balance[p]! + balance[i]!;
   }
 
   // GNE: score = TD · log10(PNum + 2) · ln(SbD), TD = (T − LT)/(TG − LTG), SbD = (T − LT)/(Sb + 1).

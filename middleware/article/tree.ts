@@ -205,13 +205,13 @@ function build(page: Page): Tree {
   let total = 0;
   for (const s of infos) {
     if (s.good && s.el >= 0) {
-      goodText[s.el] += s.len * (1 - s.linkShare);
+      goodText[s.el] = goodText[s.el]! + s.len * (1 - s.linkShare);
       total += s.len * (1 - s.linkShare);
     }
   }
   for (let i = n - 1; i > 0; i--) {
     const p = parent[i]!;
-    if (p >= 0) goodText[p] += goodText[i]!;
+    if (p >= 0) goodText[p] = goodText[p]! + goodText[i]!;
   }
   total = Math.max(1, total);
   const bodyIndex = page.indexOf(page.body as AnyNode);

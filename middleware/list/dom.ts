@@ -85,10 +85,10 @@ export function domIndex(page: Page): DomIndex {
     const p = parent[i]!;
     if (p < 0) continue;
     if (end[i]! > end[p]!) end[p] = end[i]!;
-    chars[p] += chars[i]!;
-    linkChars[p] += linkChars[i]!;
-    anchorCount[p] += anchorCount[i]!;
-    elementCount[p] += elementCount[i]!;
+    chars[p] = chars[p]! + chars[i]!;
+    linkChars[p] = linkChars[p]! + linkChars[i]!;
+    anchorCount[p] = anchorCount[p]! + anchorCount[i]!;
+    elementCount[p] = elementCount[p]! + elementCount[i]!;
   }
   const idx: DomIndex = { page, size: n, parent, end, depth, chars, linkChars, anchorCount, elementCount, inAnchor, anchors, textLen };
   cache.set(page, idx);

@@ -18,7 +18,7 @@ import { buildChain, closeChain, MiddlewareError, openChain } from '../chain/cha
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo } from '../core/middleware.js';
 import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
-import type { Item, PageLabel } from '../core/item.js';
+import type { Item } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
 import { isIP } from 'node:net';
