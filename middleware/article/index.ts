@@ -160,8 +160,6 @@ function shortArticle(page: Page, tree: Tree, title: string | undefined): Conten
 
 export const articleMiddleware: MiddlewareFactory = () => ({
   name: 'article',
-  priority: 600,
-  kinds: ['article'],
   process(ctx) {
     const a = extractArticle(ctx.page, {
       segments: ctx.segments,

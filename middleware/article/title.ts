@@ -94,8 +94,6 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
-const metaCache = new WeakMap<Page, Map<string, string>>();
-
 /** The keys one `name`/`property`/`itemprop` attribute declares: its space-separated tokens,
  * lower-cased, Dublin Core separators unified. */
 export function metaKeys(attr: string): string[] {
@@ -109,8 +107,10 @@ export function metaKeys(attr: string): string[] {
  * wins. The core's `page.meta` keys one attribute verbatim, which misses those forms.
  */
 export function metaFields(page: Page): Map<string, string> {
-  const hit = metaCache.get(page);
-  if (hit) return hit;
+  return page.memo('article:meta-fields', () => readMetaFields(page));
+}
+
+function readMetaFields(page: Page): Map<string, string> {
   const out = new Map<string, string>();
   // RDFa `property` first, then `name`, then microdata `itemprop`: a page that declares the same key
   // both ways (`<meta property="dc:title">` and `<meta name="DC.title">`) is read by its RDFa form,
@@ -123,7 +123,6 @@ export function metaFields(page: Page): Map<string, string> {
       for (const key of metaKeys(attr)) if (!out.has(key)) out.set(key, n.attribs.content!.trim());
     }
   }
-  metaCache.set(page, out);
   return out;
 }
 

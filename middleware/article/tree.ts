@@ -7,6 +7,7 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';
+import { pageIndex } from '../../src/core/page-index.js';
 
 /** Tags whose subtree is never article text (site chrome, forms, captions). */
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'form', 'figcaption', 'dialog', 'menu', 'address', 'input', 'label', 'option']);
@@ -182,25 +183,17 @@ function hasQuote(el: Element): boolean {
   return false;
 }
 
-const built = new WeakMap<Page, Tree>();
-
 /** The flat tree views and the pre-cleaning flags of a page: built once per page (the page-type
- * features and the article extractor share it) and never modified after. */
+ * features and the article extractor share it, through the page's memo) and never modified after. */
 export function buildTree(page: Page): Tree {
-  let tree = built.get(page);
-  if (!tree) built.set(page, (tree = build(page)));
-  return tree;
+  return page.memo('article:tree', () => build(page));
 }
 
 function build(page: Page): Tree {
   const nodes = page.nodes;
   const n = nodes.length;
-  const parent = new Int32Array(n).fill(-1);
+  const { parent } = pageIndex(page);
   const goodText = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = nodes[i]!.parent;
-    parent[i] = p ? page.indexOf(p as AnyNode) : -1;
-  }
   const infos = page.segments.map((s) => segInfo(page, s));
   let total = 0;
   for (const s of infos) {

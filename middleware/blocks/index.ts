@@ -11,7 +11,6 @@ export interface BlocksMiddlewareOptions extends BlockOptions {
 /** Groups the effective segments into blocks by differential peak clustering (`ctx.blocks`). */
 export const blocksMiddleware: MiddlewareFactory<BlocksMiddlewareOptions> = (options = {}) => ({
   name: 'blocks',
-  priority: 500,
   process(ctx) {
     ctx.blocks = clusterBlocks(ctx.segments, options.passes ?? 1, options);
   },

@@ -14,13 +14,13 @@
  *   tells an article with a comment thread from a thread (the prose before the first post, and
  *   the longest prose run outside the posts against a post's length).
  *
- * Everything is read from one pass over `page.nodes` (via `domIndex`), the segments and the
+ * Everything is read from one pass over `page.nodes` (via the page index, `pageIndex`), the segments and the
  * link clusters that the list extractor computes anyway.
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { punctCount, hanCount } from '../../src/core/text.js';
-import { domIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../list/dom.js';
+import { pageIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../../src/core/page-index.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 import { mainListClusters } from '../list/index.js';
 import { buildTree } from '../article/tree.js';
@@ -198,7 +198,7 @@ export interface PageFeatures {
 }
 
 export function pageFeatures(page: Page): PageFeatures {
-  const dom = domIndex(page);
+  const dom = pageIndex(page);
   const nodes = page.nodes;
   const bodyIdx = page.body === page.document ? -1 : page.indexOf(page.body as Element);
   const totalChars = bodyIdx >= 0 ? dom.chars[bodyIdx]! : dom.chars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '../../src/core/page.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
-import { NotConfigured } from '../../src/core/middleware.js';
+import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
@@ -60,12 +60,10 @@ export interface PageTypeOptions {
   model?: string;
 }
 
-/** Types pages that no follow rule labelled: sets `ctx.label` and `ctx.item.pageType`. */
-/** Probability the classifier must give a hinted label for the hint to stand. Below it the
- * classifier is confident the page is something else (a forum board's items are threads, not
- * articles: forum ≈ 0.9, detail < 0.01 on the demo). */
-export const HINT_MIN_PROBABILITY = 0.2;
+export { HINT_MIN_PROBABILITY } from '../../src/core/middleware.js';
 
+/** Types pages that no follow rule labelled: sets `ctx.label` (through `decideLabel`, the one
+ * place that decides a label) and `ctx.item.pageType`. */
 export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options = {}) => {
   let model: SvmModelJson;
   try {
@@ -75,19 +73,11 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
   }
   return {
     name: 'page-type',
-    priority: 100,
     process(ctx) {
-      const known = ctx.request.label && (LABELS as string[]).includes(ctx.request.label) ? (ctx.request.label as PageLabel) : undefined;
-      if (known) {
-        ctx.label = known;
-        return;
-      }
+      // A follow rule's label already typed the page (createContext): nothing to classify.
+      if (ctx.label) return;
       const result = classifyPage(ctx.page, { model });
-      const hint = ctx.request.labelHint as PageLabel | undefined;
-      // The page that linked here suggested a type (a list's item → detail): keep it unless the
-      // classifier gives it little probability. A list's items can be threads, so it stays a hint.
-      const hinted = hint && (LABELS as string[]).includes(hint) && (result.probabilities[hint] ?? 0) >= HINT_MIN_PROBABILITY;
-      ctx.label = hinted ? hint : (result.label as PageLabel);
+      ctx.label = decideLabel(ctx.request, result);
       ctx.item.pageType = result;
     },
   };

@@ -15,7 +15,6 @@ export interface FollowOptions {
 
 export const followMiddleware: MiddlewareFactory<FollowOptions> = (options = {}) => ({
   name: 'follow',
-  priority: 900,
   process(ctx) {
     const item = ctx.item;
     // Labelled links first: the crawler keeps the first label it sees for a URL.

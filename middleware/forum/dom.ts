@@ -1,10 +1,11 @@
 /**
- * DFS-range helpers over the page model: every numbered node's subtree is the index range
- * [start, end]; counts of anchors and text inside an element become O(log n) range queries.
- * All passes are iterative (no recursion over the DOM).
+ * What the floor splitter adds to the page index (src/core/page-index.ts): sentence punctuation
+ * and noise per segment as range queries, and small structural helpers (class tokens, id
+ * patterns, relative paths). All passes are iterative (no recursion over the DOM).
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page, Segment } from '../../src/core/page.js';
+import type { Page } from '../../src/core/page.js';
+import { pageIndex, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
 import { SKIP_TAGS } from '../../src/core/page.js';
 
 /** Sentence punctuation (seed 003 §2.3: commas and full stops mark post text; signatures and
@@ -17,17 +18,10 @@ export const CONTENT_PUNCT = /(?<=[\p{L})"'’”]\s?)[,.;!?…]+(?=[\s"'’”)
  * words of board templates; quotes are content and never noise. */
 export const NOISE_HINT = /(signature|(^|[\s_-])sig($|[\s_-])|postbit_?sig|button|btn|toolbar|post-?actions|post-?controls|quick-?reply|share-?buttons|reactions?-?bar|likes?-?bar|like-?list)/i;
 
-export interface DomIndex {
-  page: Page;
-  /** Last DFS index inside node i's subtree. */
-  end: Int32Array;
-  /** Segments sorted by DFS index (page order). */
-  segments: Segment[];
-  segStart: Int32Array;
-  /** Prefix sums over segments: non-link characters, punctuation marks, all characters. */
-  preNonLink: Float64Array;
+/** The page index (src/core/page-index.ts) plus what floors need: sentence punctuation per segment
+ * as prefix sums, and which segments sit inside noise (signatures, buttons). */
+export interface ThreadIndex extends PageIndex {
   prePunct: Float64Array;
-  preChars: Float64Array;
   /** Per segment: inside a noise element (signature, buttons). */
   noise: Uint8Array;
 }
@@ -36,22 +30,11 @@ export interface DomIndex {
  * @param labelStarts DFS indices of segments that are date labels (short dated lines such as
  * "Ingo78, 10. April 2020"): their commas are metadata, not sentence punctuation.
  */
-export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Set()): DomIndex {
-  const n = page.nodes.length;
-  const end = new Int32Array(n);
-  for (let i = 0; i < n; i++) end[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const p = page.nodes[i]!.parent;
-    if (!p) continue;
-    const j = page.indexOf(p);
-    if (j >= 0 && end[i]! > end[j]!) end[j] = end[i]!;
-  }
-  const segments = page.segments;
+export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Set()): ThreadIndex {
+  const ix = pageIndex(page);
+  const segments = ix.segments;
   const m = segments.length;
-  const segStart = new Int32Array(m);
-  const preNonLink = new Float64Array(m + 1);
   const prePunct = new Float64Array(m + 1);
-  const preChars = new Float64Array(m + 1);
   const noise = new Uint8Array(m);
   const memo = new Map<AnyNode, boolean>();
   const isNoise = (el: AnyNode): boolean => {
@@ -80,14 +63,11 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
   };
   for (let i = 0; i < m; i++) {
     const s = segments[i]!;
-    segStart[i] = s.index;
     noise[i] = isNoise(s.element) ? 1 : 0;
-    preNonLink[i + 1] = preNonLink[i]! + Math.max(0, s.text.length - s.linkChars);
     const counts = !noise[i] && s.linkChars < s.text.length / 2 && !labelStarts.has(s.index);
     prePunct[i + 1] = prePunct[i]! + (counts ? punctIn(s.text) : 0);
-    preChars[i + 1] = preChars[i]! + s.text.length;
   }
-  return { page, end, segments, segStart, preNonLink, prePunct, preChars, noise };
+  return { ...ix, prePunct, noise };
 }
 
 export function punctIn(text: string): number {
@@ -97,46 +77,12 @@ export function punctIn(text: string): number {
   return k;
 }
 
-import { lowerBound } from '../../src/core/positions.js';
-export { lowerBound };
+export { lowerBound } from '../../src/core/positions.js';
+export { rangeOf, segSpan, segmentsIn, contains, rangeNonLinkChars as nonLinkChars, rangeChars as chars, type Range } from '../../src/core/page-index.js';
 
-export interface Range {
-  start: number;
-  end: number;
-}
-
-export function rangeOf(ix: DomIndex, el: AnyNode): Range {
-  const s = ix.page.indexOf(el);
-  return s < 0 ? { start: 0, end: -1 } : { start: s, end: ix.end[s]! };
-}
-
-/** Segment index span [a, b) of segments starting inside the range. */
-export function segSpan(ix: DomIndex, r: Range): [number, number] {
-  return [lowerBound(ix.segStart, r.start), lowerBound(ix.segStart, r.end + 1)];
-}
-
-export function nonLinkChars(ix: DomIndex, r: Range): number {
-  const [a, b] = segSpan(ix, r);
-  return ix.preNonLink[b]! - ix.preNonLink[a]!;
-}
-
-export function punctMarks(ix: DomIndex, r: Range): number {
+export function punctMarks(ix: ThreadIndex, r: Range): number {
   const [a, b] = segSpan(ix, r);
   return ix.prePunct[b]! - ix.prePunct[a]!;
-}
-
-export function chars(ix: DomIndex, r: Range): number {
-  const [a, b] = segSpan(ix, r);
-  return ix.preChars[b]! - ix.preChars[a]!;
-}
-
-export function segmentsIn(ix: DomIndex, r: Range): Segment[] {
-  const [a, b] = segSpan(ix, r);
-  return ix.segments.slice(a, b);
-}
-
-export function contains(outer: Range, inner: Range): boolean {
-  return outer.start <= inner.start && inner.end <= outer.end;
 }
 
 /** Element children that can hold content (no script/style). */

@@ -13,7 +13,7 @@ import { collapse, textOf } from '../../src/core/page.js';
 import type { DateAnchor } from './dates.js';
 import type { PostRecord } from './records.js';
 import {
-  type DomIndex,
+  type ThreadIndex,
   elementChildren,
   hasAncestor,
   lowerBound,
@@ -138,7 +138,7 @@ export class PathSpace {
 // Content
 
 /** Deepest element of a floor holding ≥ CONTENT_PUNCT_SHARE of its punctuation. */
-function contentNodeOf(ix: DomIndex, rec: PostRecord): Element | undefined {
+function contentNodeOf(ix: ThreadIndex, rec: PostRecord): Element | undefined {
   const total = punctMarks(ix, rec.range);
   if (total === 0) return undefined;
   let node: Element | undefined;
@@ -183,7 +183,7 @@ const MIN_NOMINATIONS = 2;
  * node per floor (a step that matches several siblings, such as every `<p>`, is not a container).
  * A floor whose punctuation sits in a signature or in one mention then still gets the body node.
  */
-export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element[] | undefined> {
+export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Element[] | undefined> {
   const space = new PathSpace();
   const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r) : undefined));
   const ownPaths = own.map((n, i) => (n ? space.pathIn(records[i]!, n) : undefined));
@@ -282,7 +282,7 @@ export function contentNodes(ix: DomIndex, records: PostRecord[]): Array<Element
 }
 
 /** The element holding the most punctuation (ties: the first). */
-function bestMatch(ix: DomIndex, els: Element[]): Element | undefined {
+function bestMatch(ix: ThreadIndex, els: Element[]): Element | undefined {
   let best: Element | undefined;
   let n = -1;
   for (const e of els) {
@@ -294,7 +294,7 @@ function bestMatch(ix: DomIndex, els: Element[]): Element | undefined {
 
 /** Plain text of content elements: paragraphs joined by "\n", noise removed. Lines inside quotes
  * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template). */
-export function contentText(ix: DomIndex, els: Element[], quoted?: Set<string>): string {
+export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>): string {
   const lines: string[] = [];
   for (const el of els) {
     const [a, b] = segSpan(ix, rangeOf(ix, el));
@@ -305,7 +305,7 @@ export function contentText(ix: DomIndex, els: Element[], quoted?: Set<string>):
       if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       if (COUNTER_LINE.test(seg.text)) continue;
-      lines.push(listMarker(seg) + seg.text);
+      lines.push(listMarker(ix, seg) + seg.text);
       if (quoted && inQuote(seg.element, el)) quoted.add(lines[lines.length - 1]!);
     }
   }
@@ -313,9 +313,10 @@ export function contentText(ix: DomIndex, els: Element[], quoted?: Set<string>):
 }
 
 /** Items of an ordered list show their number ("1. Download the installer"), as displayed.
- * Numbers are computed once per list (a long list must not cost its length per item). */
-const listNumbers = new WeakMap<Element, Map<Element, number>>();
-function listMarker(seg: Segment): string {
+ * Numbers are computed once per list (a long list must not cost its length per item) and kept in
+ * the page's memo. */
+function listMarker(ix: ThreadIndex, seg: Segment): string {
+  const listNumbers = ix.page.memo('forum:list-numbers', () => new Map<Element, Map<Element, number>>());
   const li = seg.element;
   const ol = li.parent;
   if (li.name !== 'li' || !(ol instanceof Element) || ol.name !== 'ol') return '';
@@ -352,7 +353,7 @@ function cutSignature(lines: string[]): string[] {
 
 /** Seed 000 for floors without structure: the date splits the block; the half with more text is
  * the body. */
-export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | undefined): string {
+export function peakContent(ix: ThreadIndex, rec: PostRecord, anchor: DateAnchor | undefined): string {
   const segs = segmentsIn(ix, rec.range);
   if (!anchor) return segs.map((s) => s.text).join('\n');
   const k = segs.findIndex((s) => s.index >= anchor.index);
@@ -374,7 +375,7 @@ export function peakContent(ix: DomIndex, rec: PostRecord, anchor: DateAnchor | 
 const DATE_MONOTONIC_WEIGHT = 0.5;
 const DATE_ABSOLUTE_WEIGHT = 0.1;
 
-export function chooseDates(ix: DomIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
+export function chooseDates(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], content: Array<Element[] | undefined>): Array<DateAnchor | undefined> {
   const space = new PathSpace();
   const starts = anchors.map((a) => a.index);
   const labelled = (x: DateAnchor): boolean => !!x.joined;
@@ -453,7 +454,7 @@ interface AuthorCandidate {
 /** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
 const NOT_A_NAME = /(\S:\s|:\s*\d|^[\d\s.,:#+-]+$)/;
 
-function authorCandidates(ix: DomIndex, space: PathSpace, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
+function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
   const out: AuthorCandidate[] = [];
   const contentRanges = (content ?? []).map((e) => rangeOf(ix, e));
   const quoteRoot = rec.roots[0]?.parent ?? null;
@@ -542,7 +543,7 @@ function declaredAuthor(rec: PostRecord): string | undefined {
 const AUTHOR_LINK_BONUS = 0.3;
 const AUTHOR_SLOT_PENALTY = 0.5;
 
-export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
+export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
   const space = new PathSpace();
   const cands = records.map((rec, i) => authorCandidates(ix, space, rec, content[i]));
   // Vote: per path, the share of floors having a candidate there, with the link bonus; a name slot
@@ -585,7 +586,7 @@ export function chooseAuthors(ix: DomIndex, records: PostRecord[], content: Arra
 // ---------------------------------------------------------------------------------------------
 // Floor numbers
 
-export function chooseFloors(ix: DomIndex, records: PostRecord[], content: Array<Element[] | undefined>): Array<number | undefined> {
+export function chooseFloors(ix: ThreadIndex, records: PostRecord[], content: Array<Element[] | undefined>): Array<number | undefined> {
   const floors = records.map((rec, i) => {
     const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
     for (const seg of segmentsIn(ix, rec.range)) {

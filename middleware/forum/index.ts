@@ -175,13 +175,8 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
 
 export const forumMiddleware: MiddlewareFactory<ForumOptions> = (options = {}) => ({
   name: 'forum',
-  priority: 620,
-  // Runs only on forum pages. The label is checked here rather than through `kinds` so that a
-  // label given by the request (`--kind forum`, a follow rule) applies even when the page-type
-  // middleware is disabled or not configured (it is what copies the request label to ctx.label).
+  // Runs on forum pages only (the `kinds` of its entry in the built-in table).
   process(ctx) {
-    const label = ctx.label ?? ctx.request.label;
-    if (label !== 'forum') return;
     const r = extractForum(ctx.page, { ...options, timezone: options.timezone ?? ctx.timezone });
     if (!r) {
       ctx.log.debug('forum: no posts found', { url: ctx.page.url });

@@ -25,7 +25,7 @@ import type { Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/blocks.js';
 import type { DateAnchor } from './dates.js';
 import {
-  type DomIndex,
+  type ThreadIndex,
   type Range,
   classTokens,
   contains,
@@ -117,7 +117,7 @@ const TEASER_PENALTY = 0.2;
 
 /** Score of a candidate list of posts: dated records, damped when their text is widget-short, and
  * penalised when the records are teasers. */
-function scoreRecords(ix: DomIndex, records: PostRecord[]): number {
+function scoreRecords(ix: ThreadIndex, records: PostRecord[]): number {
   const texts = records.map((r) => nonLinkChars(ix, r.range));
   const med = median(texts);
   const damp = Math.min(1, Math.max(0.1, med / POST_TEXT_REF));
@@ -168,7 +168,7 @@ function clusterChildren(children: Element[]): number[] {
   return out;
 }
 
-function spanRange(ix: DomIndex, els: Element[]): Range {
+function spanRange(ix: ThreadIndex, els: Element[]): Range {
   const a = rangeOf(ix, els[0]!);
   const b = rangeOf(ix, els[els.length - 1]!);
   return { start: a.start, end: b.end };
@@ -176,7 +176,7 @@ function spanRange(ix: DomIndex, els: Element[]): Range {
 
 /** Candidates from one parent's children: same-signature dated siblings (k = 1), or periodic
  * runs of k rows where every k-th row is dated. */
-function siblingCandidates(ix: DomIndex, anchorStarts: Int32Array, parent: Element, out: Candidate[]): void {
+function siblingCandidates(ix: ThreadIndex, anchorStarts: Int32Array, parent: Element, out: Candidate[]): void {
   const children = elementChildren(parent);
   if (children.length < MIN_RECORDS) return;
   const cl = clusterChildren(children);
@@ -280,7 +280,7 @@ export function clusterIds(elements: Element[]): Element[][] {
  * view of a page as positions); the last one up to the end of the headers' common ancestor,
  * bounded by the longest floor seen.
  */
-function headerCandidates(ix: DomIndex, anchors: DateAnchor[], anchorStarts: Int32Array, out: Candidate[]): void {
+function headerCandidates(ix: ThreadIndex, anchors: DateAnchor[], anchorStarts: Int32Array, out: Candidate[]): void {
   const groups = new Map<string, Element[]>();
   for (const a of anchors) {
     if (a.prose) continue;
@@ -338,7 +338,7 @@ function relPathOf(root: Element, el: AnyNode): string | undefined {
   return n === root ? steps.reverse().join('/') : undefined;
 }
 
-function commonAncestorEnd(ix: DomIndex, els: Element[]): number {
+function commonAncestorEnd(ix: ThreadIndex, els: Element[]): number {
   const first = els[0]!;
   const lastStart = rangeOf(ix, els[els.length - 1]!).start;
   for (let p: AnyNode | null = first.parent; p; p = p.parent) {
@@ -349,7 +349,7 @@ function commonAncestorEnd(ix: DomIndex, els: Element[]): number {
 }
 
 /** Keep the outermost of nested elements, in document order. */
-function outermost(ix: DomIndex, els: Element[]): Element[] {
+function outermost(ix: ThreadIndex, els: Element[]): Element[] {
   const sorted = [...els].sort((a, b) => ix.page.indexOf(a) - ix.page.indexOf(b));
   const out: Element[] = [];
   let lastEnd = -1;
@@ -362,7 +362,7 @@ function outermost(ix: DomIndex, els: Element[]): Element[] {
   return out;
 }
 
-function idCandidates(ix: DomIndex, anchorStarts: Int32Array, withIds: Element[], out: Candidate[]): void {
+function idCandidates(ix: ThreadIndex, anchorStarts: Int32Array, withIds: Element[], out: Candidate[]): void {
   for (const cluster of clusterIds(withIds)) {
     const els = outermost(ix, cluster).filter((e) => datedCount(anchorStarts, rangeOf(ix, e)) > 0);
     if (els.length < MIN_RECORDS) continue;
@@ -377,7 +377,7 @@ function idCandidates(ix: DomIndex, anchorStarts: Int32Array, withIds: Element[]
  * the same tag and a similar class set (or the same id pattern), holding a date, not nested in or
  * around a chosen record, join the list.
  */
-function extendRecords(ix: DomIndex, anchorStarts: Int32Array, records: PostRecord[], allElements: Element[]): PostRecord[] {
+function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostRecord[], allElements: Element[]): PostRecord[] {
   if (records.some((r) => r.roots.length !== 1)) return records;
   const proto = records.map((r) => r.roots[0]!);
   const tag = proto[0]!.name;
@@ -435,7 +435,7 @@ function overlapsAny(sorted: Range[], r: Range): boolean {
 }
 
 /** Seed 000 fallback: differential peak clustering of the text between the first and last date. */
-function peakRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+function peakRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
   const own = anchors.filter((a) => !a.prose);
   if (own.length < MIN_RECORDS) return [];
   const [a] = segSpan(ix, { start: own[0]!.index, end: Infinity });
@@ -456,7 +456,7 @@ function peakRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
 
 /** A thread with a single post: the lowest ancestor of the first own date that also holds
  * punctuated text of at least POST_TEXT_REF characters outside the date's own block. */
-function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+function singleRecord(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
   const first = anchors.find((a) => !a.prose);
   if (!first) return [];
   let el: AnyNode | null = first.element;
@@ -483,7 +483,7 @@ function singleRecord(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
  * member link, POST_TEXT_REF characters of its own and sentence punctuation (a thread header
  * "Started by X, Dec 2, 2019" has none of the last two).
  */
-function mainPostBefore(ix: DomIndex, anchors: DateAnchor[], records: PostRecord[], ownText: (r: Range) => number): PostRecord | undefined {
+function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRecord[], ownText: (r: Range) => number): PostRecord | undefined {
   const first = records[0]!.range.start;
   let anchor: DateAnchor | undefined;
   for (const a of anchors) {
@@ -511,7 +511,7 @@ function mainPostBefore(ix: DomIndex, anchors: DateAnchor[], records: PostRecord
 }
 
 /** Non-link characters in headings (a thread title above the posts is not a post's text). */
-function headingChars(ix: DomIndex, r: Range): number {
+function headingChars(ix: ThreadIndex, r: Range): number {
   let n = 0;
   for (const seg of segmentsIn(ix, r)) if (/^h[1-6]$/.test(seg.element.name)) n += seg.text.length - seg.linkChars;
   return n;
@@ -520,7 +520,7 @@ function headingChars(ix: DomIndex, r: Range): number {
 const AUTHOR_CLASS = /(author|username|user-name|poster|nickname|\buser\b|userinfo|postprofile)/i;
 
 /** Whether a record shows who wrote it: a member link, an author class, or a data-author. */
-function showsAuthor(ix: DomIndex, rec: PostRecord): boolean {
+function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
   const r = rec.range;
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
     const n = ix.page.nodes[i];
@@ -538,7 +538,7 @@ const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/pr
 /** Class/id words of board post containers (a one-post thread must sit in one). */
 const FORUM_CONTAINER = /(post|reply|message|thread|topic|floor|comment|bbs|forum|kmsg|l_post|帖|楼)/i;
 
-function hasMemberLink(ix: DomIndex, r: Range): boolean {
+function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
     const n = ix.page.nodes[i];
     if (n instanceof Element && n.name === 'a' && n.attribs.href && MEMBER_HREF.test(n.attribs.href)) return true;
@@ -547,7 +547,7 @@ function hasMemberLink(ix: DomIndex, r: Range): boolean {
 }
 
 /** Find the floors of a thread page, in page order; empty when the page has no posts. */
-export function findRecords(ix: DomIndex, anchors: DateAnchor[]): PostRecord[] {
+export function findRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
   const page: Page = ix.page;
   const anchorStarts = Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index));
   if (!anchorStarts.length) return [];

@@ -11,7 +11,7 @@
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { collapse, textOf } from '../../src/core/page.js';
-import { type DomIndex, domIndex, anchorsIn, subtreeText } from './dom.js';
+import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 
 /** Fewest records that make a list. ALGORITHMS §6 (Gerapy) asks for ≥ 5 siblings; real pages
  * (personal blogs, short category pages, SERP "top stories") show lists of 3–4, and the score
@@ -180,7 +180,7 @@ export function anchorFallbackText(el: Element): string {
 }
 
 /** Per-element chrome factor (1, SECONDARY_FACTOR or CHROME_FACTOR), inherited downwards. */
-function chromeFactors(dom: DomIndex): Float32Array {
+function chromeFactors(dom: PageIndex): Float32Array {
   const f = new Float32Array(dom.size).fill(1);
   const nodes = dom.page.nodes;
   for (let i = 0; i < dom.size; i++) {
@@ -233,8 +233,6 @@ interface RecordLinks {
   byPath: Map<string, number>;
 }
 
-const clusterCaches = new Map<string, WeakMap<Page, LinkCluster[]>>();
-
 export interface ClusterOptions {
   /** Admit text-rich records with up to MAX_ANCHORS_PER_PROSE_RECORD links (the list extractor
    * does; the page-type features were trained without, and measured worse with it: balanced
@@ -252,7 +250,7 @@ export interface ClusterOptions {
 
 /** Tag path from a record (exclusive) down to one of its links (inclusive), layout wrappers left
  * out; undefined when the link lies deeper than MAX_LINK_DEPTH. */
-function linkPath(dom: DomIndex, a: number, record: number): string | undefined {
+function linkPath(dom: PageIndex, a: number, record: number): string | undefined {
   const parts: string[] = [];
   let k = a;
   let levels = 0;
@@ -266,7 +264,7 @@ function linkPath(dom: DomIndex, a: number, record: number): string | undefined 
 }
 
 /** Text of the first heading (h1–h6, role=heading) in a record, if any. */
-function recordHeading(dom: DomIndex, record: number): string | undefined {
+function recordHeading(dom: PageIndex, record: number): string | undefined {
   const nodes = dom.page.nodes;
   const e = dom.end[record]!;
   for (let k = record; k <= e; k++) {
@@ -282,7 +280,7 @@ const TWIN_LEVELS = 4;
 /** `a.cls<div.x<div.y`: tag and class signature of a link and its nearest ancestors (`levels` of
  * them, fewer when the bound `record` is reached first; -1: no bound); undefined when none of
  * them carries a class (bare `li/a` markup says nothing). */
-export function localSignature(dom: DomIndex, a: number, record: number, levels = TWIN_LEVELS): string | undefined {
+export function localSignature(dom: PageIndex, a: number, record: number, levels = TWIN_LEVELS): string | undefined {
   const parts: string[] = [];
   let classed = false;
   for (let k = a, l = 0; k > record && l < levels; k = dom.parent[k]!, l++) {
@@ -297,11 +295,11 @@ export function localSignature(dom: DomIndex, a: number, record: number, levels 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
   const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}`;
-  let cache = clusterCaches.get(key);
-  if (!cache) clusterCaches.set(key, (cache = new WeakMap()));
-  const hit = cache.get(page);
-  if (hit) return hit;
-  const dom = domIndex(page);
+  return page.memo(`list:clusters:${key}`, () => buildClusters(page, options));
+}
+
+function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
+  const dom = pageIndex(page);
   const nodes = page.nodes;
   const chrome = chromeFactors(dom);
   const textCache = new Map<number, string>();
@@ -357,12 +355,11 @@ export function findLinkClusters(page: Page, options: ClusterOptions = {}): Link
     }
   }
   clusters.sort((a, b) => b.score - a.score);
-  cache.set(page, clusters);
   return clusters;
 }
 
 function buildCluster(
-  dom: DomIndex,
+  dom: PageIndex,
   container: number,
   recordTag: string,
   members: number[],
@@ -535,7 +532,7 @@ function buildCluster(
  * other markup and stay out. Appended to `entries` (the cluster's score counts records, not
  * these).
  */
-function twinTitles(dom: DomIndex, entries: ClusterEntry[], linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): void {
+function twinTitles(dom: PageIndex, entries: ClusterEntry[], linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): void {
   const seen = new Set(entries.map((e) => e.url));
   const twins: ClusterEntry[] = [];
   for (const e of entries) {

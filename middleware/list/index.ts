@@ -13,7 +13,7 @@ import { langTag, type Page } from '../../src/core/page.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import type { ListEntry } from '../../src/core/item.js';
 import { findDates, timezoneForLang } from '../../src/core/dates.js';
-import { domIndex, subtreeText, anchorsIn } from './dom.js';
+import { pageIndex, subtreeText, anchorsIn, type PageIndex } from '../../src/core/page-index.js';
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from './pagination.js';
@@ -60,14 +60,14 @@ const NESTED_BLOCK_NEW = 2;
 /** Containers merged when they share an ancestor within this many levels. */
 const MERGE_LEVELS = 3;
 
-function ancestorWithin(dom: ReturnType<typeof domIndex>, a: number, b: number, levels: number): boolean {
+function ancestorWithin(dom: PageIndex, a: number, b: number, levels: number): boolean {
   const up = new Set<number>();
   for (let k = a, l = 0; k >= 0 && l <= levels; k = dom.parent[k]!, l++) up.add(k);
   for (let k = b, l = 0; k >= 0 && l <= levels; k = dom.parent[k]!, l++) if (up.has(k)) return true;
   return false;
 }
 
-const inside = (dom: ReturnType<typeof domIndex>, i: number, root: number) => i >= root && i <= dom.end[root]!;
+const inside = (dom: PageIndex, i: number, root: number) => i >= root && i <= dom.end[root]!;
 
 /**
  * Lists inside the records of `outer` (ALGORITHMS §6: "keep the deeper of nested parents"): a
@@ -75,7 +75,7 @@ const inside = (dom: ReturnType<typeof domIndex>, i: number, root: number) => i 
  * lists in them. Returns the inner clusters (non-overlapping, best first) when together they
  * hold more entries than the outer one.
  */
-function innerLists(dom: ReturnType<typeof domIndex>, outer: LinkCluster, clusters: LinkCluster[]): LinkCluster[] | undefined {
+function innerLists(dom: PageIndex, outer: LinkCluster, clusters: LinkCluster[]): LinkCluster[] | undefined {
   const inner: LinkCluster[] = [];
   for (const c of clusters) {
     if (c === outer || c.score < outer.score * MERGE_SCORE_SHARE || c.chromeFactor < outer.chromeFactor) continue;
@@ -95,7 +95,7 @@ function innerLists(dom: ReturnType<typeof domIndex>, outer: LinkCluster, cluste
 export function mainListClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
   const clusters = findLinkClusters(page, options);
   if (!clusters.length) return [];
-  const dom = domIndex(page);
+  const dom = pageIndex(page);
   const best = clusters[0]!;
   const chosen = innerLists(dom, best, clusters) ?? [best];
   const overlaps = (c: LinkCluster) => chosen.some((k) => inside(dom, c.container, k.container) || inside(dom, k.container, c.container));
@@ -124,7 +124,7 @@ function urlPath(u: string): string | undefined {
 }
 
 /** Tag and class signature of an element and its two ancestors: `div.list>ul>li` style. */
-function containerSignature(dom: ReturnType<typeof domIndex>, i: number): string {
+function containerSignature(dom: PageIndex, i: number): string {
   const parts: string[] = [];
   for (let k = i, l = 0; k >= 0 && l < 3; k = dom.parent[k]!, l++) {
     const n = dom.page.nodes[k];
@@ -144,7 +144,7 @@ export function contentClusters(page: Page): LinkCluster[] {
   const chosen = mainListClusters(page, EXTRACT_OPTIONS);
   if (!chosen.length) return chosen;
   const clusters = findLinkClusters(page, EXTRACT_OPTIONS);
-  const dom = domIndex(page);
+  const dom = pageIndex(page);
   const best = chosen[0]!;
   const top = clusters[0]!.score;
   const here = urlPath(page.url);
@@ -207,7 +207,7 @@ const STRAY_SIGNATURE_SHARE = 0.8;
  * alone. Their title links sit in the same markup (tag and classes of the link and its nearest
  * ancestors, see localSignature) as the list's titles, within MERGE_LEVELS above its container.
  */
-function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[], clusters: LinkCluster[]): ClusterEntry[] {
+function strayTitles(dom: PageIndex, chosen: LinkCluster[], clusters: LinkCluster[]): ClusterEntry[] {
   const main = chosen[0]!;
   // the title link's markup up to and including its record (or four levels of it)
   const counts = new Map<string, number>();
@@ -242,7 +242,7 @@ function strayTitles(dom: ReturnType<typeof domIndex>, chosen: LinkCluster[], cl
 }
 
 /** Text of the first heading element (h1–h6) inside a link, if any. */
-function headingIn(dom: ReturnType<typeof domIndex>, a: number): string | undefined {
+function headingIn(dom: PageIndex, a: number): string | undefined {
   const e = dom.end[a]!;
   for (let k = a + 1; k <= e; k++) {
     const n = dom.page.nodes[k];
@@ -256,7 +256,7 @@ function headingIn(dom: ReturnType<typeof domIndex>, a: number): string | undefi
  * `<a><h3>title</h3><cite>site › path</cite></a>`), else the link text (or the record heading
  * the cluster took for a label link).
  */
-function itemTitle(dom: ReturnType<typeof domIndex>, e: ClusterEntry): string {
+function itemTitle(dom: PageIndex, e: ClusterEntry): string {
   // a title taken from the record's heading (label links) stands
   if (e.title !== anchorText(dom.page.nodes[e.anchor] as Element) || dom.chars[e.anchor] === 0) return e.title;
   return headingIn(dom, e.anchor) ?? e.title;
@@ -264,7 +264,7 @@ function itemTitle(dom: ReturnType<typeof domIndex>, e: ClusterEntry): string {
 
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
-  const dom = domIndex(page);
+  const dom = pageIndex(page);
   const skip = new Set<string>([page.url.replace(/#.*$/, '')]);
   if (pagination.nextPage) skip.add(pagination.nextPage);
   for (const p of pagination.pages ?? []) skip.add(p);
@@ -304,8 +304,6 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
 
 export const listMiddleware: MiddlewareFactory<ListOptions> = (options = {}) => ({
   name: 'list',
-  priority: 610,
-  kinds: ['list'],
   process(ctx) {
     const r = extractList(ctx.page, { timezone: ctx.timezone, ...options });
     ctx.item.kind = 'list';

@@ -11,7 +11,7 @@
 import { Element, Text } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { collapse } from '../../src/core/page.js';
-import { type DomIndex, domIndex } from './dom.js';
+import { type PageIndex, pageIndex } from '../../src/core/page-index.js';
 import { anchorText } from './clusters.js';
 
 /** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
@@ -150,7 +150,7 @@ function pageNumberText(text: string): number | undefined {
  * The current page number shown by a pager: a lone number in the pager that is not a link (or a
  * link marked current/active/aria-current).
  */
-function currentPageNumber(dom: DomIndex, pager: number): number | undefined {
+function currentPageNumber(dom: PageIndex, pager: number): number | undefined {
   const nodes = dom.page.nodes;
   const e = dom.end[pager]!;
   for (let k = pager + 1; k <= e; k++) {
@@ -183,7 +183,7 @@ function headRelNext(page: Page): string | undefined {
 }
 
 export function findPagination(page: Page): Pagination {
-  const dom = domIndex(page);
+  const dom = pageIndex(page);
   const nodes = page.nodes;
   const pageUrl = normUrl(page.url);
   const cands: Candidate[] = [];

@@ -9,16 +9,16 @@ export * from './filters.js';
 
 export interface RuleFiltersOptions extends Omit<FilterOptions, 'lang' | 'now'> {
   /** Filter only pages narrowed by a site template (the seed applies the rules to the effective
-   * text). Default false: the rules drop only code and non-language, which helps single-page
-   * extraction too. */
+   * text). Default true: the built-in reader of the narrowed segments, the article extractor,
+   * reads them only when a template applied (it analyses the whole page otherwise), so filtering
+   * other pages would be work nobody reads. `false` filters every page, for user middleware. */
   onlyWithTemplate?: boolean;
 }
 
 export const ruleFiltersMiddleware: MiddlewareFactory<RuleFiltersOptions> = (options = {}) => ({
   name: 'rule-filters',
-  priority: 400,
   process(ctx) {
-    if (options.onlyWithTemplate && !ctx.templateApplied) return;
+    if ((options.onlyWithTemplate ?? true) && !ctx.templateApplied) return;
     // On a list page the links are the content: link lists stay (seed 004's rule is for detail pages).
     const dropLinkLists = options.dropLinkLists ?? ctx.label !== 'list';
     ctx.segments = filterSegments(ctx.segments, { ...options, dropLinkLists, lang: ctx.page.lang(), now: ctx.page.fetchedAt });

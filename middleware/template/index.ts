@@ -31,9 +31,9 @@ export const MIN_EFFECTIVE_SHARE = 0.02;
 export function subtractTemplate<T extends SegmentLike>(segments: readonly T[], template: TemplateLearner | ReadonlySet<number>): T[] {
   // a learner answers with the template of the layout that fits these segments best
   const keys = template instanceof TemplateLearner ? template.template({ segments }) : template;
-  const mode = template instanceof TemplateLearner ? template.pathMode : DEFAULT_PATH_MODE;
   if (!keys.size) return [...segments];
-  return segments.filter((s) => !keys.has(keyOf(s, mode)));
+  const key = template instanceof TemplateLearner ? (s: T) => template.keyOf(s) : (s: T) => keyOf(s, DEFAULT_PATH_MODE);
+  return segments.filter((s) => !keys.has(key(s)));
 }
 
 /**
@@ -81,7 +81,6 @@ export const templateLearnerMiddleware: MiddlewareFactory<TemplateMiddlewareOpti
   };
   return {
     name: 'template-learner',
-    priority: 200,
     learn(ctx) {
       observe(ctx);
       learned.add(ctx.page);
@@ -125,7 +124,7 @@ export function applyTemplate<T extends SegmentLike>(segments: readonly T[], lea
   // subtracting would remove nothing useful, so single-page extraction handles it.
   const { template, coverage } = learner.fit({ segments });
   if (coverage < minCoverage || !template.size) return undefined;
-  const eff = segments.filter((s) => !template.has(keyOf(s, learner.pathMode)));
+  const eff = segments.filter((s) => !template.has(learner.keyOf(s)));
   let all = 0;
   let kept = 0;
   for (const s of segments) all += s.text.length;
@@ -136,7 +135,6 @@ export function applyTemplate<T extends SegmentLike>(segments: readonly T[], lea
 
 export const setDifferenceMiddleware: MiddlewareFactory<SetDifferenceOptions> = (options = {}) => ({
   name: 'set-difference',
-  priority: 300,
   process(ctx) {
     const learner = (ctx.scratch[SCRATCH_KEY] as TemplateLearner | undefined) ?? existingLearnerOf(ctx.site);
     const eff = applyTemplate(ctx.segments as Segment[], learner, options.minEffectiveShare);

@@ -150,24 +150,9 @@ export function segmentKey(path: string, text: string, mode: PathMode = DEFAULT_
   return a * 0x200000 + b;
 }
 
-/** Keys of segment objects, computed once per path mode: the learner (observe) and the set
- * difference (subtract) hash the same segments of a page. */
-const keyCaches: Record<PathMode, WeakMap<SegmentLike, number>> = { full: new WeakMap(), collapsed: new WeakMap(), suffix: new WeakMap(), text: new WeakMap() };
+/** Key of a segment object (uncached; a learner caches the keys of the segments it sees). */
 export function keyOf(s: SegmentLike, mode: PathMode = DEFAULT_PATH_MODE): number {
-  const cache = keyCaches[mode];
-  let k = cache.get(s);
-  if (k === undefined) {
-    k = segmentKey(s.path, s.text, mode);
-    cache.set(s, k);
-  }
-  return k;
-}
-
-/** The distinct keys of a page. */
-export function pageKeys(page: PageLike, mode: PathMode = DEFAULT_PATH_MODE): Set<number> {
-  const keys = new Set<number>();
-  for (const s of page.segments) keys.add(keyOf(s, mode));
-  return keys;
+  return segmentKey(s.path, s.text, mode);
 }
 
 /** Order-independent fingerprint of a key set (sum and xor of the keys' halves). */
@@ -334,6 +319,28 @@ export class TemplateLearner {
   private fingerprints: string[] = [];
   private fingerprintSet = new Set<string>();
 
+  /** Keys of segment objects in this learner's path mode, computed once: the learner (observe,
+   * fit) and the set difference (subtract) hash the same segments of a page. Weak: a page's
+   * segments go when the page does. */
+  private readonly segmentKeys = new WeakMap<SegmentLike, number>();
+
+  /** The key of a segment in this learner's path mode (cached per segment object). */
+  keyOf(s: SegmentLike): number {
+    let k = this.segmentKeys.get(s);
+    if (k === undefined) {
+      k = segmentKey(s.path, s.text, this.pathMode);
+      this.segmentKeys.set(s, k);
+    }
+    return k;
+  }
+
+  /** The distinct keys of a page. */
+  pageKeys(page: PageLike): Set<number> {
+    const keys = new Set<number>();
+    for (const s of page.segments) keys.add(this.keyOf(s));
+    return keys;
+  }
+
   constructor(options: TemplateLearnerOptions = {}) {
     this.mode = options.mode ?? 'support';
     this.pathMode = options.pathMode ?? DEFAULT_PATH_MODE;
@@ -367,7 +374,7 @@ export class TemplateLearner {
 
   /** Count a page into the layout it fits, or start a new layout with it. */
   observe(page: PageLike): ObserveResult {
-    const keys = pageKeys(page, this.pathMode);
+    const keys = this.pageKeys(page);
     if (!keys.size) return { skipped: 'empty' };
     const fp = fingerprint(keys);
     if (this.fingerprintSet.has(fp)) return { skipped: 'duplicate' };
@@ -402,20 +409,20 @@ export class TemplateLearner {
   /** How well a page fits the site's best-matching ready layout (share of that layout's core
    * chrome on the page); 0 without a template. */
   coverage(page: PageLike): number {
-    return this.bestLayout(pageKeys(page, this.pathMode), true).match;
+    return this.bestLayout(this.pageKeys(page), true).match;
   }
 
   /** The best-fitting ready layout's template for a page and how well the page fits it (one key
    * pass: what the set difference needs). */
   fit(page: PageLike): { template: Set<number>; coverage: number } {
-    const { layout, match } = this.bestLayout(pageKeys(page, this.pathMode), true);
+    const { layout, match } = this.bestLayout(this.pageKeys(page), true);
     return { template: layout?.template() ?? new Set(), coverage: match };
   }
 
   /** The template of the layout that fits `page` best (or of the primary layout). Keys of
    * path+text judged boilerplate. */
   template(page?: PageLike): Set<number> {
-    const l = page ? this.bestLayout(pageKeys(page, this.pathMode), true).layout : this.primary();
+    const l = page ? this.bestLayout(this.pageKeys(page), true).layout : this.primary();
     return l?.template() ?? new Set();
   }
 
@@ -426,7 +433,7 @@ export class TemplateLearner {
 
   /** Whether a segment object is template in the primary layout (its key is cached). */
   hasSegment(s: SegmentLike): boolean {
-    return this.template().has(keyOf(s, this.pathMode));
+    return this.template().has(this.keyOf(s));
   }
 
   /** Support of a segment in the primary layout: share of its pages that hold it. */

@@ -13,13 +13,19 @@ import { forumMiddleware } from '../../middleware/forum/index.js';
 import { followMiddleware } from '../../middleware/follow/index.js';
 
 export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
+  // Decides the label (with the request's own): every later `kinds` gate reads it.
   'page-type': { priority: 100, factory: pageTypeMiddleware },
+  // Learns from every page of a site, whatever its type.
   'template-learner': { priority: 200, factory: templateLearnerMiddleware },
-  'set-difference': { priority: 300, factory: setDifferenceMiddleware },
-  'rule-filters': { priority: 400, factory: ruleFiltersMiddleware },
-  blocks: { priority: 500, factory: blocksMiddleware },
-  article: { priority: 600, factory: articleMiddleware },
-  list: { priority: 610, factory: listMiddleware },
-  forum: { priority: 620, factory: forumMiddleware },
+  // Narrow `ctx.segments` (page − template, then the rule filters); the article extractor is
+  // what reads the narrowed segments, so the narrowing runs on article pages only.
+  'set-difference': { priority: 300, kinds: ['article'], factory: setDifferenceMiddleware },
+  'rule-filters': { priority: 400, kinds: ['article'], factory: ruleFiltersMiddleware },
+  // Writes `ctx.blocks` for user middleware; no built-in reads it (the forum splitter runs its own
+  // peak clustering over date anchors), so it is off unless a spider turns it on.
+  blocks: { priority: 500, factory: blocksMiddleware, optIn: true },
+  article: { priority: 600, kinds: ['article'], factory: articleMiddleware },
+  list: { priority: 610, kinds: ['list'], factory: listMiddleware },
+  forum: { priority: 620, kinds: ['forum'], factory: forumMiddleware },
   follow: { priority: 900, factory: followMiddleware, crawlOnly: true },
 };

@@ -4,13 +4,20 @@
  */
 import type { Middleware, MiddlewareEnv, MiddlewareFactory, MiddlewareSetting, PageContext } from '../core/middleware.js';
 import { NotConfigured } from '../core/middleware.js';
-import { KIND_OF_LABEL, type PageLabel } from '../core/item.js';
+import { KIND_OF_LABEL, type ItemKind, type PageLabel } from '../core/item.js';
 
 export interface BuiltinEntry {
+  /** Lower runs first: the only place a built-in's priority is set (a spider may override it). */
   priority: number;
+  /** The page kinds (by label) the stage runs on; every page when absent. `kinds` is the chain's
+   * only label gate. */
+  kinds?: ItemKind[];
   factory: MiddlewareFactory<any>;
   /** Runs only in crawls (link following); skipped by `gleaner extract`. */
   crawlOnly?: boolean;
+  /** Off unless a spider enables it (`name: true` or an options object): a stage whose output
+   * no built-in reads, kept for user middleware that does. */
+  optIn?: boolean;
 }
 
 /** Thrown by `runChain` when a middleware fails on a page: names the middleware and the URL. */
@@ -39,13 +46,13 @@ export function buildChain(builtins: Record<string, BuiltinEntry>, config: Chain
   const settings = config.settings ?? {};
   for (const [name, entry] of Object.entries(builtins)) {
     const s = settings[name];
-    if (s === false) continue;
+    if (s === false || (entry.optIn && s === undefined)) continue;
     if (config.extractOnly && entry.crawlOnly) continue;
     const opts = typeof s === 'object' ? (s.options ?? {}) : {};
     try {
-      const mw = entry.factory(opts);
-      mw.priority = typeof s === 'object' && s.priority !== undefined ? s.priority : entry.priority;
-      chain.push(mw);
+      const def = entry.factory(opts);
+      const priority = typeof s === 'object' && s.priority !== undefined ? s.priority : entry.priority;
+      chain.push({ ...def, name, priority, kinds: entry.kinds ?? def.kinds });
     } catch (e) {
       if (e instanceof NotConfigured) {
         log.warning(`middleware "${name}" skipped: ${e.message}`);

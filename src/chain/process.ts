@@ -4,11 +4,10 @@
  */
 import type { Page } from '../core/page.js';
 import { langTag } from '../core/page.js';
-import type { Logger, Middleware, PageContext, RequestInfo, SiteStore } from '../core/middleware.js';
+import { decideLabel, type Logger, type Middleware, type PageContext, type RequestInfo, type SiteStore } from '../core/middleware.js';
 import { runChain } from './chain.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
-const PAGE_LABELS = new Set<string>(Object.keys(KIND_OF_LABEL));
 import { timezoneForLang } from '../core/dates.js';
 
 export interface ProcessOptions {
@@ -41,7 +40,7 @@ export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessO
     segments: page.segments,
     templateApplied: false,
     // A follow rule's (or `--kind`'s) label types the page even when the classifier is disabled.
-    label: request.label && PAGE_LABELS.has(request.label) ? (request.label as PageLabel) : undefined,
+    label: decideLabel(request),
     item: { url: request.url },
     timezone: o.timezone ?? timezoneForLang(langTag(page)),
     follow: [],

@@ -5,7 +5,7 @@
  * imports crawlee: extractors run in any crawler and on saved files.
  */
 import type { Page, Segment } from './page.js';
-import type { Item, ItemKind, PageLabel } from './item.js';
+import { isPageLabel, type Item, type ItemKind, type PageLabel, type PageTypeResult } from './item.js';
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -117,7 +117,31 @@ export class NotConfigured extends Error {
   }
 }
 
-export type MiddlewareFactory<O = Record<string, unknown>> = (options: O) => Middleware;
+/** What a factory returns: a middleware whose priority and kinds may come from the table that
+ * registers it (the built-ins' come from `BUILTIN_MIDDLEWARE`, the one priority table). */
+export type MiddlewareDefinition = Omit<Middleware, 'priority'> & { priority?: number };
+
+export type MiddlewareFactory<O = Record<string, unknown>> = (options: O) => MiddlewareDefinition;
 
 /** How a spider configures one middleware: `false` disables; an object sets priority/options. */
 export type MiddlewareSetting = false | true | { priority?: number; options?: Record<string, unknown> };
+
+/** Probability the classifier must give a hinted label for the hint to stand. Below it the
+ * classifier is confident the page is something else (a forum board's items are threads, not
+ * articles: forum ≈ 0.9, detail < 0.01 on the demo). */
+export const HINT_MIN_PROBABILITY = 0.2;
+
+/**
+ * The one place that decides a page's label (issue 10). A follow rule's label (or `--kind`) types
+ * the page. Otherwise, with the page-type classifier's result: the type the linking page suggested
+ * (a list's item → detail) stands unless the classifier gives it little probability — a list's
+ * items can be threads, so it stays a hint — else the classifier's label. Without a result (the
+ * page-type stage is disabled, or has not run yet) only the request's own label counts.
+ */
+export function decideLabel(request: Pick<RequestInfo, 'label' | 'labelHint'>, result?: PageTypeResult): PageLabel | undefined {
+  if (isPageLabel(request.label)) return request.label;
+  if (!result) return undefined;
+  const hint = request.labelHint;
+  if (isPageLabel(hint) && (result.probabilities[hint] ?? 0) >= HINT_MIN_PROBABILITY) return hint;
+  return isPageLabel(result.label) ? result.label : undefined;
+}

@@ -89,6 +89,11 @@ export interface Page {
   /** Primary language subtag (`zh`, `en` …): `<html lang>` when present, else detected from the
    * text; computed on first use. */
   lang(): string | undefined;
+  /** Per-page memo: the value `build` returns, computed once per page and key. Analyses that
+   * several algorithms share (the page index, the article tree, link clusters) live here rather
+   * than in module-level caches, so their lifetime is the page's. Keys are namespaced by the
+   * module that owns them (`core:page-index`, `article:tree` …). */
+  memo<T>(key: string, build: () => T): T;
 }
 
 const WS = /\s+/g;
@@ -368,6 +373,7 @@ export function createPage(input: PageInput): Page {
   let jsonLdCache: Record<string, unknown>[] | undefined;
   let $cache: CheerioAPI | undefined;
   let langCache: { v: string | undefined } | undefined;
+  const memos = new Map<string, unknown>();
   const computeLang = () => {
     const declared = lang?.split('-')[0];
     // A declared lang is trusted unless the text's script contradicts it (templates often keep
@@ -400,6 +406,12 @@ export function createPage(input: PageInput): Page {
     $: () => ($cache ??= cheerioLoad(document as never, {}, false)),
     resolve: (href) => resolveUrl(href, baseUrl),
     lang: () => (langCache ??= { v: computeLang() }).v,
+    memo<T>(key: string, build: () => T): T {
+      if (memos.has(key)) return memos.get(key) as T;
+      const value = build();
+      memos.set(key, value);
+      return value;
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import { createContext } from '../../src/chain/process.js';
+import { MemorySiteStore } from '../../src/storage/site-store.js';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -148,7 +150,8 @@ describe('article metadata', () => {
 describe('pageTypeMiddleware', () => {
   const run = (label?: string) => {
     const { page } = fixture('classifier/forum-thread');
-    const ctx = { page, request: { url: page.url, label }, item: { url: page.url }, follow: [], log: silentLogger } as unknown as PageContext;
+    // createContext applies the request's label (decideLabel), as the chain does
+    const ctx: PageContext = createContext(page, { url: page.url, label }, { spider: 'test', store: new MemorySiteStore(), log: silentLogger });
     pageTypeMiddleware({}).process(ctx);
     return ctx;
   };

@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createPage } from '../../src/core/page.js';
 import { extractForum, extractForumDebug, forumMiddleware } from '../../middleware/forum/index.js';
+import { buildChain } from '../../src/chain/chain.js';
+import { BUILTIN_MIDDLEWARE } from '../../src/chain/builtins.js';
+import { processPage } from '../../src/chain/process.js';
+import { MemorySiteStore } from '../../src/storage/site-store.js';
+import { silentLogger } from '../../src/core/middleware.js';
 import { clusterIds } from '../../middleware/forum/records.js';
 import { parseHtml } from '../../src/core/page.js';
 import { Element } from 'domhandler';
@@ -231,14 +236,11 @@ describe('forumMiddleware', () => {
 
   it('leaves pages of other kinds alone, and honours a request label', async () => {
     const { page } = load('xenforo');
-    const mw = forumMiddleware({});
-    const log = { debug() {}, info() {}, warning() {}, error() {} };
-    const other = { page, item: { url: page.url }, label: 'detail', request: { url: page.url }, log } as never;
-    await mw.process(other);
-    expect((other as { item: Record<string, unknown> }).item.kind).toBeUndefined();
-    const requested = { page, item: { url: page.url }, request: { url: page.url, label: 'forum' }, log } as never;
-    await mw.process(requested);
-    expect((requested as { item: Record<string, unknown> }).item.kind).toBe('forum');
+    // the forum stage as the built-in table registers it (kinds: forum), without the classifier
+    const chain = buildChain({ forum: BUILTIN_MIDDLEWARE.forum! }, {}, silentLogger);
+    const run = (label: string) => processPage(page, { url: page.url, label }, { spider: 'test', chain, store: new MemorySiteStore(), log: silentLogger });
+    expect((await run('detail')).item.kind).toBeUndefined();
+    expect((await run('forum')).item.kind).toBe('forum');
   });
 });
 

@@ -93,14 +93,17 @@ describe('rule filters (seed 001)', () => {
     expect(kept(['', ' '], 'en')).toEqual([]);
   });
 
-  it('middleware narrows ctx.segments, keeps DFS order, and can be limited to templated pages', () => {
+  it('middleware narrows ctx.segments, keeps DFS order, and by default only on templated pages', () => {
     const page = createPage({ url: 'http://x.test/', body: `<html lang="en"><body><h1>Title here</h1><p>A sentence of the article that reads as English prose for the reader.</p><div>${JS}</div><p>2024-03-05</p></body></html>` });
     const ctx = createContext(page, { url: page.url }, { spider: 't', store: new MemorySiteStore(), log: silentLogger });
-    ruleFiltersMiddleware({}).process(ctx);
+    ruleFiltersMiddleware({ onlyWithTemplate: false }).process(ctx);
     expect(ctx.segments.map((s) => s.text)).toEqual(['Title here', 'A sentence of the article that reads as English prose for the reader.', '2024-03-05']);
     const ctx2 = createContext(page, { url: page.url }, { spider: 't', store: new MemorySiteStore(), log: silentLogger });
-    ruleFiltersMiddleware({ onlyWithTemplate: true }).process(ctx2);
+    ruleFiltersMiddleware({}).process(ctx2);
     expect(ctx2.segments).toHaveLength(4);
+    ctx2.templateApplied = true;
+    ruleFiltersMiddleware({}).process(ctx2);
+    expect(ctx2.segments).toHaveLength(3);
   });
 
   it('keeps link lists on list pages (the links are the content there)', () => {
@@ -109,7 +112,7 @@ describe('rule filters (seed 001)', () => {
     const run = (label?: 'list' | 'detail') => {
       const ctx = createContext(page, { url: page.url }, { spider: 't', store: new MemorySiteStore(), log: silentLogger });
       ctx.label = label;
-      ruleFiltersMiddleware({}).process(ctx);
+      ruleFiltersMiddleware({ onlyWithTemplate: false }).process(ctx);
       return ctx.segments.map((s) => s.text);
     };
     expect(run('list')).toEqual(['Latest', ...items]);
