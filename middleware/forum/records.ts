@@ -22,7 +22,7 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { splitAtPeaks } from '../blocks/blocks.js';
+import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import {
   type ThreadIndex,

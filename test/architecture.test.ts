@@ -1,0 +1,136 @@
+/**
+ * The import rules of the layout (issue 10), enforced. Today's exceptions are listed in ALLOWED and
+ * may only shrink: an entry that no longer matches a real import fails the test too, so a fixed
+ * exception must leave the list.
+ *
+ * - `src/core/` is the base: it imports only itself and packages, never `middleware/`, `src/` outside
+ *   core, or a crawler package.
+ * - `middleware/<algorithm>/` imports `src/core/` only from `src/`, other algorithm folders only
+ *   through their `index.ts` — the page-type classifier reads list and article code only through
+ *   their `signals.ts` — and never a crawler package (extractors run in any crawler).
+ * - `middleware/` is imported from `src/` only by the chain, the CLI and the public entries, and
+ *   only through each folder's `index.ts`.
+ * - Crawler packages (crawlee, playwright, got-scraping) are imported only under `src/crawler/` and
+ *   `src/storage/` (Crawlee datasets), and by the public entry that re-exports the crawler.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CRAWLER_PACKAGES = /^(crawlee|@crawlee\/|playwright|got-scraping)/;
+
+/** `from` file → imported path, both relative to the root: exceptions that may only shrink. */
+const ALLOWED: Array<[string, string]> = [
+  // the page-type features read list and article internals until their signals.ts exist
+  ['middleware/classifier/features.ts', 'middleware/list/clusters.ts'],
+  ['middleware/classifier/features.ts', 'middleware/list/index.ts'],
+  ['middleware/classifier/features.ts', 'middleware/article/tree.ts'],
+  ['middleware/classifier/features.ts', 'middleware/article/content.ts'],
+  // the training CLI still lives in the classifier folder
+  ['src/cli/main.ts', 'middleware/classifier/train.ts'],
+];
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(path.join(root, dir))) {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(root, rel)).isDirectory()) out.push(...sources(rel));
+    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+
+interface Edge {
+  from: string;
+  spec: string;
+  /** Resolved path relative to the root (`.js` → `.ts`), or the package name. */
+  to: string;
+  pkg: boolean;
+}
+
+function edges(file: string): Edge[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const out: Edge[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3]!;
+    if (spec.startsWith('node:')) continue;
+    if (spec.startsWith('.')) {
+      const to = path.relative(root, path.resolve(root, path.dirname(file), spec)).replace(/\.js$/, '.ts');
+      out.push({ from: file, spec, to, pkg: false });
+    } else out.push({ from: file, spec, to: spec, pkg: true });
+  }
+  return out;
+}
+
+const folderOf = (p: string) => p.split(path.sep).slice(0, 2).join('/');
+
+/** The rule an import breaks, or undefined. */
+function violation(e: Edge): string | undefined {
+  const from = e.from.split(path.sep).join('/');
+  const to = e.to.split(path.sep).join('/');
+  if (from.startsWith('src/core/')) {
+    if (e.pkg) return CRAWLER_PACKAGES.test(to) ? 'src/core imports a crawler package' : undefined;
+    if (!to.startsWith('src/core/')) return 'src/core imports outside src/core';
+    return undefined;
+  }
+  if (from.startsWith('middleware/')) {
+    if (e.pkg) return CRAWLER_PACKAGES.test(to) ? 'middleware imports a crawler package' : undefined;
+    if (to.startsWith('src/')) return to.startsWith('src/core/') ? undefined : 'middleware imports src/ outside src/core';
+    if (!to.startsWith('middleware/')) return 'middleware imports outside src/core and middleware';
+    const own = folderOf(from);
+    const target = folderOf(to);
+    if (own === target) return undefined;
+    if (own === 'middleware/classifier' && (target === 'middleware/list' || target === 'middleware/article')) {
+      return to === `${target}/signals.ts` ? undefined : 'the classifier reads list/article code only through their signals.ts';
+    }
+    return to === `${target}/index.ts` ? undefined : 'another algorithm folder imported other than through its index.ts';
+  }
+  if (from.startsWith('src/')) {
+    if (e.pkg) {
+      if (!CRAWLER_PACKAGES.test(to)) return undefined;
+      return from.startsWith('src/crawler/') || from.startsWith('src/storage/') || from === 'src/index.ts' ? undefined : 'a crawler package imported outside src/crawler and src/storage';
+    }
+    if (to.startsWith('middleware/')) {
+      const mayImport = from.startsWith('src/chain/') || from.startsWith('src/cli/') || /^src\/[^/]+\.ts$/.test(from);
+      if (!mayImport) return 'middleware imported from src/ outside the chain, the CLI and the entries';
+      return /^middleware\/[^/]+\/index\.ts$/.test(to) ? undefined : 'middleware imported other than through a folder index.ts';
+    }
+  }
+  return undefined;
+}
+
+describe('architecture', () => {
+  const files = [...sources('src'), ...sources('middleware')];
+  const all = files.flatMap(edges);
+  const broken = all.filter((e) => violation(e));
+  const key = (e: Edge) => `${e.from.split(path.sep).join('/')} -> ${e.to.split(path.sep).join('/')}`;
+  const allowed = new Set(ALLOWED.map(([a, b]) => `${a} -> ${b}`));
+
+  it('finds the imports it checks', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(all.some((e) => e.from.startsWith('middleware') && e.to.startsWith('src/core'))).toBe(true);
+  });
+
+  it('every import follows the layout rules (or is an allowed exception)', () => {
+    const unexpected = broken.filter((e) => !allowed.has(key(e))).map((e) => `${key(e)}: ${violation(e)}`);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('the allowlist only names imports that still exist (it may only shrink)', () => {
+    const still = new Set(broken.map(key));
+    expect([...allowed].filter((k) => !still.has(k))).toEqual([]);
+  });
+
+  it('catches a breach (the rules can fail)', () => {
+    expect(violation({ from: 'src/core/page.ts', spec: '../../middleware/list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
+    expect(violation({ from: 'middleware/forum/x.ts', spec: 'crawlee', to: 'crawlee', pkg: true })).toBeDefined();
+    expect(violation({ from: 'middleware/forum/x.ts', spec: '../list/clusters.js', to: 'middleware/list/clusters.ts', pkg: false })).toBeDefined();
+    expect(violation({ from: 'middleware/classifier/f.ts', spec: '../list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
+    expect(violation({ from: 'src/crawler/crawl.ts', spec: '../../middleware/list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
+    expect(violation({ from: 'middleware/forum/x.ts', spec: '../../src/chain/chain.js', to: 'src/chain/chain.ts', pkg: false })).toBeDefined();
+  });
+});
