@@ -2,7 +2,7 @@
  * Benchmark data access: the shared data sets live beside the project (`../shared/data`), never in
  * it. `GLEANER_DATA` overrides the location. A missing data set is reported clearly.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,9 +48,13 @@ export function readExpected<T = Record<string, unknown>>(e: ManifestEntry): T |
   return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as T) : undefined;
 }
 
-/** Print a table with aligned columns. */
+/** Print a table with aligned columns. With `GLEANER_FIGURES=<file>` set, the table is also
+ * appended to that file as one JSON line `{bench, headers, rows}`: how `npm run gate` reads every
+ * bench's figures without a second copy of its scoring code. */
 export function printTable(headers: string[], rows: (string | number)[][]): void {
   const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? (Number.isInteger(c) ? String(c) : c.toFixed(3)) : c)))];
+  const figures = process.env.GLEANER_FIGURES;
+  if (figures) appendFileSync(figures, JSON.stringify({ bench: path.basename(process.argv[1] ?? '', '.ts'), headers, rows: cells.slice(1) }) + '\n');
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
   const line = (r: (string | number)[]) => '| ' + r.map((c, i) => String(c ?? '').padEnd(widths[i]!)).join(' | ') + ' |';
   console.log(line(cells[0]!));
