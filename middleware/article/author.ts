@@ -1,8 +1,10 @@
 /**
- * Author (ALGORITHMS §5 "Author"): the writer, never the editor or the outlet. JSON-LD author,
+ * Author (sources §5 "Author"): the writer, never the editor or the outlet. JSON-LD author,
  * meta author fields, rel=author / itemprop=author / byline elements, then Chinese cues in the text
  * near the headline — 作者, 文/, 撰文, 记者 are tried, 编辑/责任编辑/来源 never are (GNE tries the
  * editor cues first and so often returns the editor).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';

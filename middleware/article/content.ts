@@ -1,10 +1,12 @@
 /**
- * Article body: GNE's text/symbol density locates the body (ALGORITHMS §5, without the `ln σ`
+ * Article body: GNE's text/symbol density locates the body (sources §5, without the `ln σ`
  * factor), a link-density block balance decides how far it extends (§8.3), and a trafilatura-like
  * pass keeps the paragraphs inside it: headings and lists stay, captions, bylines, share and
  * "read more" lines go, and the text stops at a comment section.
  *
  * Works on the domhandler tree and the page's segments (one pass each way over `page.nodes`).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';

@@ -1,5 +1,5 @@
 /**
- * Article extraction (issue 4; ALGORITHMS §5, §8): body by text/symbol density plus block
+ * Article extraction (issue 4; sources §5, §8): body by text/symbol density plus block
  * balance, title, publish time, author and language. `extractArticle` is the pure entry point;
  * `articleMiddleware` wraps it for the chain (it runs for pages labelled `detail`).
  *
@@ -7,6 +7,8 @@
  *   const page = createPage({ url, body });
  *   const article = extractArticle(page, { timezone: 'Asia/Shanghai' });
  *   // → { kind: 'article', title, author?, publishedAt?, content, contentHtml, images, lang } | null
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';

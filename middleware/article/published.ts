@@ -1,8 +1,10 @@
 /**
- * Publish time (ALGORITHMS §5 "Publish time"): meta fields, JSON-LD, `<time>`/itemprop elements,
+ * Publish time (sources §5 "Publish time"): meta fields, JSON-LD, `<time>`/itemprop elements,
  * then dates in the text (Chinese, numeric, month names, relative forms resolved against the fetch
  * time). Text dates near the headline and with a publishing cue win over the first date on the
  * page; modification dates are skipped. Impossible dates are rejected by the date finder.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import { DateTime, FixedOffsetZone } from 'luxon';

@@ -1,8 +1,10 @@
 /**
- * Article title (ALGORITHMS §5 "Title", seed 004): the displayed headline (h1–h3) that shares the
+ * Article title (sources §5 "Title", seed 004): the displayed headline (h1–h3) that shares the
  * longest common substring with `<title>` or the meta title; else the meta title (og:title,
  * twitter:title, JSON-LD headline); else the anchor text that led to the page; else `<title>` cut
  * at its site suffix; else the first h1.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';

@@ -1,9 +1,11 @@
 /**
  * Flat views of the page tree for the article extractor: parent indices, subtree text sizes and
- * the pre-cleaning flags (ALGORITHMS §5 "pre-cleaning", §8.3 block analysis). Everything is
+ * the pre-cleaning flags (sources §5 "pre-cleaning", §8.3 block analysis). Everything is
  * computed over `page.nodes` (DFS pre-order) with plain loops: a child always has a larger index
  * than its parent, so one backward pass aggregates subtrees and one forward pass inherits flags —
  * no recursion, so a 10,000-deep page cannot overflow the stack.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';

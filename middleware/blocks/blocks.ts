@@ -3,6 +3,8 @@
  * forum floor) sits at close DFS positions, distinct blocks far apart. Take the difference sequence
  * of the positions and split at its local maxima. The number of blocks falls out by itself, and
  * uneven blocks ("floor within a floor") still split where the gaps peak.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 
 export interface Positioned {

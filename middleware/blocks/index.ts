@@ -1,3 +1,10 @@
+/**
+ * Differential peak clustering (seed 000, sources §3) as an opt-in middleware: groups the
+ * effective segments into blocks (`ctx.blocks`) for user middleware. The pure entry points are
+ * `clusterBlocks` / `splitAtPeaks` (./blocks.ts); the forum splitter calls them on its own anchors.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
+ */
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { clusterBlocks, type BlockOptions } from './blocks.js';
 

@@ -1,5 +1,5 @@
 /**
- * Page-type features (ALGORITHMS §7). Two sets:
+ * Page-type features (sources §7). Two sets:
  *
  * - `GERAPY_FEATURES`: Gerapy's recipe (GerapyAutoExtractor's classifier): link and total
  *   characters and their logs, link-character ratio, `<p>` and `<a>` counts, punctuation count
@@ -16,6 +16,8 @@
  *
  * Everything is read from one pass over `page.nodes` (via the page index, `pageIndex`), the segments and the
  * link clusters that the list extractor computes anyway.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';

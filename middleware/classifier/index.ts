@@ -1,7 +1,9 @@
 /**
- * Page-type classifier (ALGORITHMS §7): detail / list / forum / other, from page features
+ * Page-type classifier (sources §7): detail / list / forum / other, from page features
  * (`features.ts`) and an SVM trained by `gleaner train-classifier` (`train.ts`), shipped as
  * `model.json` and evaluated synchronously in TypeScript (`svm.ts`).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -10,6 +10,8 @@
  *   - `11:43pm On Apr 23[, 2019]` (time before the date),
  *   - German elapsed-time labels `10 Monate 3 Wochen`, `1 Jahr 2 Tage her`.
  * The last two are "weak": accepted only in short segments, where they are a label and not prose.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { DateTime } from 'luxon';
 import { Element, Text, type AnyNode } from 'domhandler';

@@ -2,6 +2,8 @@
  * What the floor splitter adds to the page index (src/core/page-index.ts): sentence punctuation
  * and noise per segment as range queries, and small structural helpers (class tokens, id
  * patterns, relative paths). All passes are iterative (no recursion over the DOM).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';

@@ -6,6 +6,8 @@
  * candidates with their path (tag.class steps from the floor's root), vote over floors, and take
  * in every floor the candidate at the winning path — falling back to the floor's own best
  * candidate when the path is missing there (a main post rendered by another template).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Segment } from '../../src/core/page.js';

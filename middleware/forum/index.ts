@@ -1,6 +1,6 @@
 /**
  * Forum threads: split a thread page into floors (main post and replies) and read each floor's
- * author, time and content (seeds 000 and 003; ALGORITHMS.md §3–4).
+ * author, time and content (seeds 000 and 003; sources §3–4).
  *
  * Crawl output: **one item per thread page**. A thread of N pages gives N items of kind `forum`,
  * each with the floors of that page, its `nextPage` and the thread's numbered `pages`; the follow
@@ -16,6 +16,8 @@
  *  3. fields.ts     — per floor, by position consistency across floors: content (punctuation),
  *                     date, author (+ profile URL), floor number.
  *  4. pagination.ts — next page and numbered pages of the thread.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element } from 'domhandler';
 import render from 'dom-serializer';

@@ -1,7 +1,7 @@
 /**
  * Floor splitting: find the elements that are the posts of a thread page.
  *
- * Signals, combined (seeds 000 and 003, ALGORITHMS.md §3–4):
+ * Signals, combined (seeds 000 and 003, sources §3–4):
  *  1. Date anchors: every post carries a time, most noise does not (dates.ts).
  *  2. Alignment of repeated sibling structures: posts are siblings with the same tag/class
  *     signature, each holding a date. A post may also be a run of k sibling rows (a header row with
@@ -19,6 +19,8 @@
  * may use a template of its own: it is looked for before the first reply. A single dated post
  * with a member link is a one-post thread.
  * Everything is linear or n·log n in the page size; each element's children are grouped once.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';

@@ -1,19 +1,21 @@
 /**
  * Link clusters: runs of similar sibling elements ("records") that each hold a title-length link
- * (ALGORITHMS §6, after Gerapy's list extractor and MDR's data-region idea). Unlike Gerapy, whose
+ * (sources §6, after Gerapy's list extractor and MDR's data-region idea). Unlike Gerapy, whose
  * string similarity scores any two strings sharing a character as identical, the similarity here
  * is structural: each record is described by the set of tag paths from the record to its links,
  * and records are compared by the Jaccard index of those sets.
  *
  * Shared by the list extractor (the best cluster's links are the items) and the page-type
  * features (how many clusters, how much of the page they cover).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { collapse, textOf } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 
-/** Fewest records that make a list. ALGORITHMS §6 (Gerapy) asks for ≥ 5 siblings; real pages
+/** Fewest records that make a list. sources §6 (Gerapy) asks for ≥ 5 siblings; real pages
  * (personal blogs, short category pages, SERP "top stories") show lists of 3–4, and the score
  * below grows with size, so short runs only win when nothing better exists. */
 export const MIN_RECORDS = 3;
@@ -38,7 +40,7 @@ export const TITLE_MIN_WIDTH = 10;
 export const TITLE_GOOD_WIDTH = 24;
 export const TITLE_MAX_WIDTH = 240;
 /** Records whose link-path sets overlap less than this with the cluster's common set are not
- * the same kind of record (ALGORITHMS §6 asks ≥ 0.8 with Gerapy's string measure; set overlap of
+ * the same kind of record (sources §6 asks ≥ 0.8 with Gerapy's string measure; set overlap of
  * link paths is coarser, and teaser lists mix records with and without an image link). */
 export const MIN_RECORD_SIMILARITY = 0.34;
 

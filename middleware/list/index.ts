@@ -1,5 +1,5 @@
 /**
- * List extraction (ALGORITHMS §6): the items of the page's main list — `{url, title,
+ * List extraction (sources §6): the items of the page's main list — `{url, title,
  * publishedAt?}`, absolute and de-duplicated — and its pagination (`nextPage`, `pages`).
  *
  * The main list is the best-scoring link cluster (`clusters.ts`: runs of structurally similar
@@ -8,6 +8,8 @@
  * list is split into several `<ul>` of five — are merged into it, other content lists of title
  * links join it (contentClusters), and lone records in the main list's title markup next to it
  * are added (strayTitles).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { langTag, type Page } from '../../src/core/page.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
@@ -70,7 +72,7 @@ function ancestorWithin(dom: PageIndex, a: number, b: number, levels: number): b
 const inside = (dom: PageIndex, i: number, root: number) => i >= root && i <= dom.end[root]!;
 
 /**
- * Lists inside the records of `outer` (ALGORITHMS §6: "keep the deeper of nested parents"): a
+ * Lists inside the records of `outer` (sources §6: "keep the deeper of nested parents"): a
  * page of sections, each a list, shows both as clusters — the sections (one link each) and the
  * lists in them. Returns the inner clusters (non-overlapping, best first) when together they
  * hold more entries than the outer one.

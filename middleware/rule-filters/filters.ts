@@ -1,5 +1,5 @@
 /**
- * Rule filters over the effective text (seed 001 "rule filtering"; ALGORITHMS.md §2). After the
+ * Rule filters over the effective text (seed 001 "rule filtering"; sources §2). After the
  * template is subtracted, what differs between pages is mostly content, plus leftovers that vary
  * too: embedded code, tracking snippets, serialized data. The seed's engineering rules:
  * 1. keep text with a date format;
@@ -11,6 +11,8 @@
  * of "is this natural language"; we use stop-word density (jusText's signal; stopwords-iso lists)
  * for prose-length segments and a symbol-density test for short ones, so that headings, list items
  * and captions of an article survive. The mode is chosen per page from its script/language.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { detectLang, dominantScript, stopwords, words } from '../../src/core/text.js';
 import { hasDate } from '../../src/core/dates.js';

@@ -1,6 +1,8 @@
 /**
  * Rule filters (seed 001) as middleware: narrows `ctx.segments` to what reads as language, dates
  * and usernames. The pure entry point is `filterSegments` (./filters.ts).
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { filterSegments, type FilterOptions } from './filters.js';

@@ -1,11 +1,13 @@
 /**
- * Site template learner and set difference (seed 001; ALGORITHMS.md §1) as middleware:
+ * Site template learner and set difference (seed 001; sources §1) as middleware:
  * - `template-learner` (200): per site (`ctx.siteKey`), counts the page into the site's
  *   `TemplateLearner` (streaming), or in `extractBatch` learns from every page of the group first
  *   (`learn`). State lives in `ctx.site.data.template` (persisted by the site store).
  * - `set-difference` (300): effective segments = page − template, DFS indices kept, into
  *   `ctx.segments`; sets `ctx.templateApplied` only when a template with enough support matches
  *   the page's layout.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import type { Middleware, MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
 import type { Segment } from '../../src/core/page.js';

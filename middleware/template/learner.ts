@@ -1,5 +1,5 @@
 /**
- * Site template learner (seed 001, "crawlers for general websites"; ALGORITHMS.md §1).
+ * Site template learner (seed 001, "crawlers for general websites"; sources §1).
  *
  * A page is the set of its text-bearing nodes, each written as "tag path + text" (tag names only:
  * ids and classes vary on purpose). The site's standard template is what its pages share; the
@@ -22,6 +22,8 @@
  * a long while is forgotten.
  *
  * Serialisation (`toJSON` / `fromJSON`) keeps the state in a site's JSON store across crawls.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 
 /** Anything with text segments: a `Page`, or a test double. */

@@ -4,6 +4,8 @@
  * (April 15, 2017; 15. April 2017; 15 avril 2017; 15 de abril de 2017) and relative forms
  * ("2 days ago", "vor 2 Stunden"), resolved against the fetch time (seed 000 leaves these
  * unresolved; resolving them is better). Timezones and ISO output come from luxon.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { DateTime } from 'luxon';
 

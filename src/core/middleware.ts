@@ -3,6 +3,8 @@
  * components with numeric priorities (lower runs first, gaps of 100), `false` disables, `open`
  * per crawl and `close` in reverse order. This file is imported by `middleware/*`, which never
  * imports crawlee: extractors run in any crawler and on saved files.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import type { Page, Segment } from './page.js';
 import { isPageLabel, type Item, type ItemKind, type PageLabel, type PageTypeResult } from './item.js';

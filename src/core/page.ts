@@ -4,6 +4,8 @@
  * (seed 000), and the text cut into segments `(tag path, text, DFS index)` (seed 001).
  *
  * Everything here is iterative: a 10,000-deep document must not overflow the stack.
+ *
+ * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { parseDocument } from 'htmlparser2';
 import { Document, Element, Text, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
