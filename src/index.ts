@@ -5,14 +5,8 @@
  *   `extractArticle`, `extractList`, `extractForum`, `classifyPage`) in a request handler.
  * - As a framework: `defineSpider` + `runSpider` (alias `crawl`), or `npm run crawl -- <spider>`.
  */
-// Page model
-export { createPage, collapse, textOf, resolveUrl, SKIP_TAGS, BLOCK_TAGS, MAX_DEPTH } from './core/page.js';
-export type { Page, PageInput, Segment } from './core/page.js';
-export { BinaryContentError } from './core/decode.js';
-
-// Items
-export { itemSchema, compactItem, KIND_OF_LABEL, LABEL_OF_KIND } from './core/item.js';
-export type { Item, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './core/item.js';
+// The core: page model, page index, text and dates, the item shape, the middleware contract
+export * from './core/index.js';
 
 // Extraction without a crawler
 export { Extractor, extractItem } from './chain/extractor.js';
@@ -29,11 +23,10 @@ export { ruleFiltersMiddleware } from '../middleware/rule-filters/index.js';
 export { blocksMiddleware, clusterBlocks, splitAtPeaks } from '../middleware/blocks/index.js';
 export { followMiddleware } from '../middleware/follow/index.js';
 
-// The middleware contract and chain
+// The chain
 export { buildChain, runChain, openChain, closeChain, MiddlewareError } from './chain/chain.js';
+export type { BuiltinEntry, ChainConfig } from './chain/chain.js';
 export { BUILTIN_MIDDLEWARE } from './chain/builtins.js';
-export { NotConfigured, silentLogger } from './core/middleware.js';
-export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore, MiddlewareEnv } from './core/middleware.js';
 
 // Spiders and crawls
 export { defineSpider, validateSpider, SpiderConfigError } from './spider/config.js';

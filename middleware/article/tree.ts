@@ -10,6 +10,7 @@
 import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';
 import { pageIndex } from '../../src/core/page-index.js';
+import { textWidth, punctCount } from '../../src/core/text.js';
 
 /** Tags whose subtree is never article text (site chrome, forms, captions). */
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'form', 'figcaption', 'dialog', 'menu', 'address', 'input', 'label', 'option']);
@@ -66,7 +67,7 @@ export interface SegInfo {
   seg: Segment;
   /** DFS index of the segment's block element. */
   el: number;
-  /** Length with Han characters weighted (HAN_WEIGHT). */
+  /** Length with CJK characters weighted (textWidth). */
   len: number;
   /** Share of the text inside links. */
   linkShare: number;
@@ -76,12 +77,8 @@ export interface SegInfo {
   good: boolean;
 }
 
-/** Sentence punctuation (GNE's symbol set: Latin and CJK sentence marks). */
-const PUNCT = /[,.;:!?，。；：！？、…]/g;
-const HAN = /\p{Script=Han}/gu;
-/** A Han character carries about as much as a short Latin word (≈ 2.5 chars with its space);
- * weighting Han text lets the same length thresholds serve Chinese and English. */
-export const HAN_WEIGHT = 2.5;
+
+
 /** A segment whose link characters exceed this share is navigation (§8.3; Readability and
  * trafilatura both use 0.5). */
 export const LINK_DENSITY_MAX = 0.5;
@@ -91,19 +88,12 @@ export const PARAGRAPH_MIN = 70;
 export const SENTENCE_MIN = 25;
 const SENTENCE_END = /[.!?。！？]["'”’)）]?$/;
 
-export function weightedLength(text: string): number {
-  HAN.lastIndex = 0;
-  let han = 0;
-  while (HAN.exec(text)) han++;
-  return text.length - han + han * HAN_WEIGHT;
-}
+/** Length in Latin letters (CJK characters weighted: the core's textWidth), so the same length
+ * thresholds serve Chinese and English. */
+export const weightedLength = textWidth;
 
-export function punctuation(text: string): number {
-  PUNCT.lastIndex = 0;
-  let n = 0;
-  while (PUNCT.exec(text)) n++;
-  return n;
-}
+/** Sentence marks in a text (the core's one set, SENTENCE_PUNCT: GNE's symbol set). */
+export const punctuation = punctCount;
 
 export function segInfo(page: Page, seg: Segment): SegInfo {
   const len = weightedLength(seg.text);

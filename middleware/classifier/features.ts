@@ -21,7 +21,7 @@
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { punctCount, hanCount } from '../../src/core/text.js';
+import { punctCount, hanCount, CJK_WIDTH } from '../../src/core/text.js';
 import { pageIndex, subtreeText, subtreeTextPrefix, anchorsIn } from '../../src/core/page-index.js';
 import { findLinkClusters, textWidth, DATE_LIKE } from '../list/clusters.js';
 import { mainListClusters } from '../list/index.js';
@@ -207,13 +207,13 @@ export function pageFeatures(page: Page): PageFeatures {
   const totalLink = bodyIdx >= 0 ? dom.linkChars[bodyIdx]! : dom.linkChars.reduce((s, v, i) => (dom.parent[i] === -1 ? s + v : s), 0);
 
   // Character thresholds are written for Latin text; a Han/kana/hangul character carries about two
-  // Latin letters (the same factor as textWidth), so CJK pages count each character double.
+  // Latin letters (CJK_WIDTH, the factor textWidth uses), so CJK pages count each character so.
   let sample = '';
   for (const seg of page.segments) {
     sample += seg.text;
     if (sample.length >= SCRIPT_SAMPLE) break;
   }
-  const scriptScale = sample && hanCount(sample) > CJK_SHARE * sample.replace(/\s+/g, '').length ? 2 : 1;
+  const scriptScale = sample && hanCount(sample) > CJK_SHARE * sample.replace(/\s+/g, '').length ? CJK_WIDTH : 1;
 
   // One pass over the elements: tag counts, densities, <p> children, h1 text.
   let pCount = 0;

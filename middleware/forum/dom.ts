@@ -9,12 +9,19 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { pageIndex, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
 import { SKIP_TAGS } from '../../src/core/page.js';
+import { SENTENCE_MARKS, LABEL_MARKS } from '../../src/core/text.js';
+
+/** The core's sentence marks without the label marks (colons end "Posted:", "发表于："), split by
+ * script: the Latin ones are read in context below. */
+const LATIN_MARKS = [...SENTENCE_MARKS].filter((c) => !LABEL_MARKS.includes(c) && c.charCodeAt(0) < 0x3000).join('');
+// the ellipsis is written in CJK text too (……), where it counts without Latin context
+const CJK_MARKS = [...SENTENCE_MARKS].filter((c) => !LABEL_MARKS.includes(c) && (c.charCodeAt(0) >= 0x3000 || c === '…')).join('');
 
 /** Sentence punctuation (seed 003 §2.3: commas and full stops mark post text; signatures and
  * buttons rarely have any). CJK marks always count; a Latin mark counts when it follows a letter
  * or closing quote (French puts a space before `!`) and ends the word (so `1.599`, `2. Juli 2007`,
  * `2,5m` in user panels do not); a run (`..`, `?!`) is one mark. */
-export const CONTENT_PUNCT = /(?<=[\p{L})"'’”]\s?)[,.;!?…]+(?=[\s"'’”)]|$)|[，。；！？…]/gu;
+export const CONTENT_PUNCT = new RegExp(`(?<=[\\p{L})"'’”]\\s?)[${LATIN_MARKS}]+(?=[\\s"'’”)]|$)|[${CJK_MARKS}]`, 'gu');
 
 /** Noise inside a floor (seed 003 §2.3: signatures and buttons rarely carry content). Class/id
  * words of board templates; quotes are content and never noise. */

@@ -12,6 +12,7 @@
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
+import { textWidth } from '../../src/core/text.js';
 import { collapse, textOf } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 
@@ -140,15 +141,8 @@ export interface LinkCluster {
   score: number;
 }
 
-/** Width of a text: CJK characters count double (they carry about two Latin letters each). */
-export function textWidth(text: string): number {
-  let w = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    w += c >= 0x2e80 && c <= 0xd7af ? 2 : c >= 0xf900 && c <= 0xfaff ? 2 : c >= 0xff00 && c <= 0xffef ? 2 : 1;
-  }
-  return w;
-}
+/** Width of a text in Latin letters (CJK characters count CJK_WIDTH): the core's one measure. */
+export { textWidth };
 
 /** Title-length prior in [0, 1]: ramps from TITLE_MIN_WIDTH to TITLE_GOOD_WIDTH, flat to
  * TITLE_MAX_WIDTH, then decays (a long link text is a snippet, still a link). */

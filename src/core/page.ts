@@ -9,7 +9,8 @@
  */
 import { parseDocument } from 'htmlparser2';
 import { Document, Element, Text, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
-import { load as cheerioLoad, type CheerioAPI } from 'cheerio';
+import { createRequire } from 'node:module';
+import type { CheerioAPI } from 'cheerio';
 import { decodeBody } from './decode.js';
 import { detectLang } from './text.js';
 
@@ -352,6 +353,13 @@ export function resolveUrl(href: string | undefined, base: string): string | und
   }
 }
 
+/** cheerio is loaded on the first `page.$()` (it costs ~120 ms of start-up and most pages never
+ * need it); `require` keeps `$()` synchronous. */
+let cheerioLoad: typeof import('cheerio').load | undefined;
+function loadCheerio(): typeof import('cheerio').load {
+  return (cheerioLoad ??= (createRequire(import.meta.url)('cheerio') as typeof import('cheerio')).load);
+}
+
 /** Build the page model from raw bytes (or an already decoded string). */
 export function createPage(input: PageInput): Page {
   const decoded = decodeBody(input.body, input.contentType);
@@ -405,7 +413,7 @@ export function createPage(input: PageInput): Page {
     body: bodyEl ?? document,
     indexOf: (node) => index.get(node) ?? -1,
     jsonLd: () => (jsonLdCache ??= collectJsonLd(document)),
-    $: () => ($cache ??= cheerioLoad(document as never, {}, false)),
+    $: () => ($cache ??= loadCheerio()(document as never, {}, false)),
     resolve: (href) => resolveUrl(href, baseUrl),
     lang: () => (langCache ??= { v: computeLang() }).v,
     memo<T>(key: string, build: () => T): T {
