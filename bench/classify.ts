@@ -18,14 +18,14 @@ import { classifyPage, loadModel } from '../middleware/classifier/index.js';
 import {
   loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, CLASS_NAMES, CV_FOLDS, type LabelledPage,
 } from '../middleware/classifier/train.js';
-import { readManifest, printTable, median } from './lib/data.js';
+import { readManifest, printTable, median, dataDir } from './lib/data.js';
 
 const quick = process.argv.includes('--quick');
 const splitsArg = process.argv.indexOf('--splits');
 const splits = splitsArg >= 0 ? Math.max(1, Number(process.argv[splitsArg + 1]) || 1) : 1;
 
 const t0 = Date.now();
-const { pages, missing } = loadLabelledPages({ onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`) });
+const { pages, missing } = loadLabelledPages({ data: dataDir(), onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`) });
 console.log(`\n${pages.length} labelled pages (${missing.length} ids without a page), ${new Set(pages.map((p) => p.site)).size} sites; features in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));

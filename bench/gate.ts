@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DATA_DIR, printTable } from './lib/data.js';
+import { dataDir, printTable } from './lib/data.js';
 
 interface Floor {
   bench: string;
@@ -60,8 +60,8 @@ export function figureOf(tables: Table[], f: Floor): number | string {
 }
 
 function main(): void {
-  if (!existsSync(DATA_DIR)) {
-    const msg = `gate: data sets not found at ${DATA_DIR} (set GLEANER_DATA): nothing to gate`;
+  if (!existsSync(dataDir())) {
+    const msg = `gate: data sets not found at ${dataDir()} (set GLEANER_DATA): nothing to gate`;
     if (requireData) {
       console.error(msg);
       process.exit(1);

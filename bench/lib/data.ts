@@ -1,13 +1,12 @@
 /**
  * Benchmark data access: the shared data sets live beside the project (`../shared/data`), never in
- * it. `GLEANER_DATA` overrides the location. A missing data set is reported clearly.
+ * it. `GLEANER_DATA` overrides the location (see src/cli/data-dir.ts, shared with the training
+ * command). A missing data set is reported clearly.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DATA_DIR = process.env.GLEANER_DATA ?? path.resolve(here, '..', '..', '..', 'shared', 'data');
+import { dataDir } from '../../src/cli/data-dir.js';
+export { dataDir };
 
 export interface ManifestEntry {
   id: string;
@@ -22,7 +21,7 @@ export interface ManifestEntry {
 }
 
 export function dataPath(...parts: string[]): string {
-  return path.join(DATA_DIR, ...parts);
+  return path.join(dataDir(), ...parts);
 }
 
 /** Read a manifest (path relative to the data dir, e.g. `articles/aeb/manifest.jsonl`). */

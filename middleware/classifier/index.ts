@@ -12,11 +12,13 @@ import type { Page } from '../../src/core/page.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
-import { pageFeatures, FEATURES, contentless } from './features.js';
+import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 
-export { pageFeatures, FEATURES, GERAPY_FEATURES } from './features.js';
+export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';
 export type { SvmModelJson } from './svm.js';
+/** Training (used by `gleaner train-classifier` and the benchmark): libsvm-js loads on first use. */
+export { loadLabelledPages, trainPageTypeModel, grid, CV_FOLDS, MIN_CONTENT_CHARS, type LabelledPage, type TrainResult } from './train.js';
 
 export const LABELS: PageLabel[] = ['detail', 'list', 'forum', 'other'];
 
@@ -26,17 +28,45 @@ export const MODEL_PATH = path.join(here, 'model.json');
 
 const models = new Map<string, SvmModelJson>();
 
+const retrain = (file: string) => `retrain it with gleaner train-classifier --out ${file}`;
+
+/**
+ * A model is usable only with the features this version computes: the same names in the same
+ * order, computed by the same definitions (FEATURE_SPEC: this folder's feature version and the
+ * list/article signal versions they read), with consistent dimensions. Throws, saying what to
+ * do, otherwise.
+ */
+export function checkModel(model: SvmModelJson, file = 'the model'): void {
+  if (model.format !== 'gleaner-svm/1') throw new Error(`${file} is not a Gleaner SVM model (format ${String(model.format)})`);
+  if (!Array.isArray(model.features) || model.features.join(',') !== FEATURES.join(',')) {
+    throw new Error(`${file} was trained on other features than this version computes; ${retrain(file)}`);
+  }
+  const spec = model.spec;
+  if (!spec || spec.features !== FEATURE_SPEC.features || spec.listSignals !== FEATURE_SPEC.listSignals || spec.articleSignals !== FEATURE_SPEC.articleSignals) {
+    throw new Error(`${file} was trained with feature spec ${JSON.stringify(spec ?? 'none')}, this version computes ${JSON.stringify(FEATURE_SPEC)}; ${retrain(file)}`);
+  }
+  const d = FEATURES.length;
+  const k = model.labels?.length ?? 0;
+  const pairs = (k * (k - 1)) / 2;
+  const nSV = (model.nSV ?? []).reduce((s, v) => s + v, 0);
+  const problems: string[] = [];
+  if (model.mean?.length !== d || model.std?.length !== d) problems.push(`standardisation has ${model.mean?.length}/${model.std?.length} values for ${d} features`);
+  if (k < 2 || model.nSV?.length !== k) problems.push(`${k} labels with ${model.nSV?.length} support-vector counts`);
+  if (!model.SV?.length || model.SV.length !== nSV || model.SV.some((sv) => sv.length > d)) problems.push(`support vectors do not match nSV (${nSV}) × ${d} features`);
+  if (model.coef?.length !== k - 1 || model.coef.some((c) => c.length !== nSV)) problems.push('dual coefficients do not match the support vectors');
+  if (model.rho?.length !== pairs) problems.push(`${model.rho?.length} rho for ${pairs} class pairs`);
+  if (model.probA && (model.probA.length !== pairs || model.probB?.length !== pairs)) problems.push('probability parameters do not match the class pairs');
+  if (model.priors && model.priors.length !== k) problems.push(`${model.priors.length} priors for ${k} labels`);
+  if (problems.length) throw new Error(`${file} is damaged: ${problems.join('; ')}; ${retrain(file)}`);
+}
+
 /** Read and check a model file (cached per path). */
 export function loadModel(file: string = MODEL_PATH): SvmModelJson {
   const hit = models.get(file);
   if (hit) return hit;
   if (!existsSync(file)) throw new Error(`page-type model not found: ${file} (train one with: gleaner train-classifier --out ${file})`);
   const model = JSON.parse(readFileSync(file, 'utf8')) as SvmModelJson;
-  if (model.format !== 'gleaner-svm/1') throw new Error(`${file} is not a Gleaner SVM model (format ${String(model.format)})`);
-  const expected = FEATURES.join(',');
-  if (model.features.join(',') !== expected) {
-    throw new Error(`${file} was trained on other features than this version computes; retrain it with gleaner train-classifier --out ${file}`);
-  }
+  checkModel(model, file);
   models.set(file, model);
   return model;
 }

@@ -1,5 +1,6 @@
 /**
- * Training the page-type SVM (`gleaner train-classifier`): features of labelled pages, a grid
+ * Training the page-type SVM (`gleaner train-classifier`, whose command-line glue is
+ * `src/cli/train.ts`): features of labelled pages, a grid
  * search over C and γ (RBF) and C (linear) scored by balanced accuracy under k-fold
  * cross-validation grouped by site (pages of one site never sit on both sides of a fold: a
  * classifier that learned a site's template would otherwise look better than it is), then a
@@ -9,17 +10,12 @@
  * label string works too). Ids refer to pages listed in `<data>/<group>/<set>/manifest.jsonl`;
  * an entry may instead carry `file` (relative to the labels file) and `url`.
  */
-import { existsSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/core/page.js';
-import { pageFeatures, FEATURES, GERAPY_FEATURES, contentless, MIN_CONTENT_CHARS } from './features.js';
+import { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC, contentless, MIN_CONTENT_CHARS } from './features.js';
 import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJson } from './svm.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_MODEL_PATH = path.join(here, 'model.json');
-export const DEFAULT_DATA_DIR = process.env.GLEANER_DATA ?? path.resolve(here, '..', '..', '..', 'shared', 'data');
 
 /** Classes, in the numeric order used with libsvm. */
 export const CLASS_NAMES = ['detail', 'list', 'forum', 'other'] as const;
@@ -100,14 +96,16 @@ function placeholderUrl(id: string): string {
 }
 
 export interface LoadOptions {
+  /** Labels file (default: `<data>/pagetype-labels.json`). */
   labels?: string;
-  data?: string;
+  /** Folder holding the manifests the labels' ids refer to. */
+  data: string;
   /** Progress callback. */
   onPage?: (done: number, total: number) => void;
 }
 
-export function loadLabelledPages(opts: LoadOptions = {}): { pages: LabelledPage[]; missing: string[] } {
-  const dataDir = opts.data ?? DEFAULT_DATA_DIR;
+export function loadLabelledPages(opts: LoadOptions): { pages: LabelledPage[]; missing: string[] } {
+  const dataDir = opts.data;
   const labelsFile = opts.labels ?? path.join(dataDir, 'pagetype-labels.json');
   if (!existsSync(labelsFile)) throw new Error(`labels file not found: ${labelsFile} (pass --labels <file> and --data <dir>)`);
   const raw = JSON.parse(readFileSync(labelsFile, 'utf8')) as Record<string, string | { label: string; file?: string; url?: string }>;
@@ -237,8 +235,6 @@ export interface SvmParams {
   gamma: number;
 }
 
-/** Exponent on the balanced class weights (1 = fully balanced). */
-const CLASS_WEIGHT_POWER = Number(process.env.GLEANER_CW_POWER ?? 1);
 /** Share of each class (numeric label) among training labels. */
 export function classPriors(y: number[]): Map<number, number> {
   const m = new Map<number, number>();
@@ -252,7 +248,7 @@ function classWeights(y: number[]): Record<number, number> {
   const counts = new Map<number, number>();
   for (const v of y) counts.set(v, (counts.get(v) ?? 0) + 1);
   const w: Record<number, number> = {};
-  for (const [c, n] of counts) w[c] = CLASS_WEIGHT_POWER === 1 ? y.length / (counts.size * n) : Math.pow(y.length / (counts.size * n), CLASS_WEIGHT_POWER);
+  for (const [c, n] of counts) w[c] = y.length / (counts.size * n);
   return w;
 }
 
@@ -271,7 +267,8 @@ export function trainLibsvm(X: number[][], y: number[], p: SvmParams, probabilit
   return svm;
 }
 
-function grid(): SvmParams[] {
+/** The hyper-parameter grid searched (RBF C × γ, then linear C). */
+export function grid(): SvmParams[] {
   const out: SvmParams[] = [];
   for (const C of GRID_C) for (const gamma of GRID_GAMMA) out.push({ kernel: 'rbf', C, gamma });
   for (const C of GRID_C_LINEAR) out.push({ kernel: 'linear', C, gamma: 0 });
@@ -391,6 +388,7 @@ export function trainModel(
   featureNames: readonly string[],
   training?: Record<string, unknown>,
   train?: boolean[],
+  spec?: SvmModelJson['spec'],
 ): { model: SvmModelJson; agreement: number } {
   const classes = trainableClasses(yall);
   const keep = yall.map((_, i) => i).filter((i) => classes.has(yall[i]!) && !contentless(Xall[i]!) && train?.[i] !== false);
@@ -408,6 +406,7 @@ export function trainModel(
     mean,
     std,
     features: [...featureNames],
+    ...(spec ? { spec: { ...spec } } : {}),
     priors: parsed.labels.map((l) => priorOf.get(CLASS_NAMES.indexOf(l as (typeof CLASS_NAMES)[number])) ?? 0),
     training,
   };
@@ -426,57 +425,52 @@ export function trainModel(
   return { model, agreement: X.length ? agree / X.length : 1 };
 }
 
-export interface TrainOptions {
-  labels?: string;
-  data?: string;
-  out?: string;
+export interface TrainResult {
+  model: SvmModelJson;
+  /** Share of training pages on which our prediction agrees with libsvm-js's. */
+  agreement: number;
+  /** The grid search (grouped CV by site) that chose the parameters. */
+  search: GridResult;
+  folds: number;
+  /** Labelled pages per class, and the classes left untrained (too few pages). */
+  counts: Record<string, number>;
+  untrained: string[];
 }
 
-/** `gleaner train-classifier [--labels file] [--data dir] [--out model.json]`. */
-export async function trainClassifierCli(opts: TrainOptions = {}): Promise<void> {
-  const t0 = Date.now();
-  const { pages, missing } = loadLabelledPages({
-    labels: opts.labels,
-    data: opts.data,
-    onPage: (d, n) => {
-      if (d % 100 === 0) process.stderr.write(`features: ${d}/${n}\n`);
-    },
-  });
-  if (missing.length) process.stderr.write(`skipped ${missing.length} labelled ids with no page: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ' …' : ''}\n`);
+/**
+ * The page-type model from labelled pages: a grouped grid search, then the final model on all
+ * trainable pages, recording the feature spec it was computed with (see loadModel). Throws when
+ * the pages cannot train a model (too few pages or classes).
+ */
+export function trainPageTypeModel(pages: LabelledPage[], labelsName = 'pagetype-labels.json'): TrainResult {
   const classes = new Set(pages.map((p) => p.label));
   if (pages.length < 10 || classes.size < 2) throw new Error(`need at least 10 labelled pages of 2 classes (got ${pages.length} of ${classes.size})`);
   const X = pages.map((p) => p.x);
   const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));
   const sites = pages.map((p) => p.site);
   const folds = Math.min(CV_FOLDS, new Set(sites).size);
-  process.stderr.write(`grid search over ${grid().length} settings, ${folds}-fold CV grouped by site (${new Set(sites).size} sites) …\n`);
   const train = trainMask(pages);
-  const gs = gridSearch(X, y, sites, folds, train);
   const counts: Record<string, number> = {};
   for (const p of pages) counts[p.label] = (counts[p.label] ?? 0) + 1;
   const trainable = trainableClasses(y);
   const untrained = Object.keys(counts).filter((c) => !trainable.has(CLASS_NAMES.indexOf(c as (typeof CLASS_NAMES)[number])));
   if (trainable.size < 2) throw new Error(`need at least 2 classes with enough labelled pages to train (have ${JSON.stringify(counts)})`);
-  if (untrained.length) process.stderr.write(`not trained (too few pages): ${untrained.join(', ')}; pages with under ${MIN_CONTENT_CHARS} characters are "other" by rule\n`);
-  const { kernel, C, gamma } = gs.best;
-  const { model, agreement } = trainModel(X, y, gs.best, FEATURES, {
+  const search = gridSearch(X, y, sites, folds, train);
+  const { kernel, C, gamma } = search.best;
+  const { model, agreement } = trainModel(X, y, search.best, FEATURES, {
     trainedOn: 'labels with confidence other than "low"',
     params: { kernel, C, gamma },
     minContentChars: MIN_CONTENT_CHARS,
     untrainedClasses: untrained,
-    cvBalancedAccuracy: Number(gs.score.toFixed(4)),
+    cvBalancedAccuracy: Number(search.score.toFixed(4)),
     cvFolds: folds,
     cvGroupedBy: 'site',
     pages: pages.length,
     classes: counts,
-    labels: path.basename(opts.labels ?? 'pagetype-labels.json'),
+    labels: labelsName,
     trainedAt: new Date().toISOString(),
-  }, train);
-  const out = opts.out ?? DEFAULT_MODEL_PATH;
-  writeFileSync(out, JSON.stringify(model) + '\n');
-  process.stdout.write(
-    `${JSON.stringify({ out, pages: pages.length, classes: counts, params: { kernel, C, gamma }, cvBalancedAccuracy: Number(gs.score.toFixed(4)), supportVectors: model.SV.length, agreementWithLibsvm: agreement, seconds: (Date.now() - t0) / 1000 })}\n`,
-  );
+  }, train, FEATURE_SPEC);
+  return { model, agreement, search, folds, counts, untrained };
 }
 
 export { GERAPY_FEATURES, FEATURES, contentless, MIN_CONTENT_CHARS };

@@ -51,7 +51,7 @@ program
   .option('--data <dir>', 'folder holding the manifests the ids refer to (default: ../shared/data)')
   .option('--out <file>', 'model file to write (default: middleware/classifier/model.json)')
   .action(async (opts) => {
-    const { trainClassifierCli } = await import('../../middleware/classifier/train.js');
+    const { trainClassifierCli } = await import('./train.js');
     await trainClassifierCli(opts);
   });
 

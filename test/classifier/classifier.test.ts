@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/core/page.js';
-import { classifyPage, loadModel, pageTypeMiddleware, LABELS, FEATURES } from '../../middleware/classifier/index.js';
+import { classifyPage, loadModel, checkModel, pageTypeMiddleware, LABELS, FEATURES, FEATURE_SPEC } from '../../middleware/classifier/index.js';
+import { dataDir } from '../../src/cli/data-dir.js';
 import { pageFeatures, bigramSimilarity, urlFeatures } from '../../middleware/classifier/features.js';
 import { predict } from '../../middleware/classifier/svm.js';
 import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd } from '../../middleware/classifier/train.js';
@@ -24,6 +25,32 @@ describe('shipped model', () => {
     expect(m.features).toEqual([...FEATURES]);
     expect(m.SV.length).toBeGreaterThan(0);
     expect(m.probA?.length).toBe(m.rho.length);
+  });
+  it('refuses a model trained with another feature spec, or none, or with damaged arrays, saying to retrain', () => {
+    const m = loadModel();
+    expect(() => checkModel(m)).not.toThrow();
+    expect(() => checkModel({ ...m, spec: { ...FEATURE_SPEC, listSignals: FEATURE_SPEC.listSignals + 1 } })).toThrow(/feature spec.*retrain/);
+    expect(() => checkModel({ ...m, spec: undefined })).toThrow(/feature spec "none".*retrain/);
+    expect(() => checkModel({ ...m, features: [...m.features].reverse() })).toThrow(/other features/);
+    expect(() => checkModel({ ...m, mean: m.mean.slice(1) })).toThrow(/damaged: standardisation/);
+    expect(() => checkModel({ ...m, SV: m.SV.slice(1) })).toThrow(/damaged: support vectors/);
+    expect(() => checkModel({ ...m, rho: [] })).toThrow(/damaged: 0 rho/);
+    expect(() => checkModel({ ...m, format: 'x' as 'gleaner-svm/1' })).toThrow(/not a Gleaner SVM model/);
+  });
+});
+
+describe('data folder', () => {
+  it('is GLEANER_DATA read at call time, else ../shared/data beside the checkout', () => {
+    const before = process.env.GLEANER_DATA;
+    try {
+      delete process.env.GLEANER_DATA;
+      expect(dataDir()).toBe(path.resolve(here, '..', '..', '..', 'shared', 'data'));
+      process.env.GLEANER_DATA = '/tmp/elsewhere';
+      expect(dataDir()).toBe('/tmp/elsewhere');
+    } finally {
+      if (before === undefined) delete process.env.GLEANER_DATA;
+      else process.env.GLEANER_DATA = before;
+    }
   });
 });
 
