@@ -136,9 +136,44 @@ function capDepth(doc: Document): void {
   }
 }
 
+const CDATA_OPEN = '<![CDATA[';
+/** Elements inside which `<![CDATA[` is not markup: raw text (scripts, styles) or foreign content
+ * (SVG, MathML: a real CDATA section there). */
+const CDATA_CONTEXTS = ['script', 'style', 'svg', 'math'];
+
+/**
+ * `<![CDATA[` in HTML content is a bogus comment that ends at the next `>` (HTML5 tokenizer,
+ * "markup declaration open state"); htmlparser2 reads it as a comment up to `]]>`, so a page
+ * that opens one and never closes it (a theme's stray `<![CDATA[` after `<body>`) lost its whole
+ * body (5 of the 1,358 WCXB dev pages, forum threads among them). Browser semantics: drop from
+ * the `<![CDATA[` to the next `>`, except inside raw-text and foreign elements.
+ */
+export function dropBogusCdata(html: string): string {
+  if (!html.includes(CDATA_OPEN)) return html;
+  const lower = html.toLowerCase();
+  const inside = (at: number) =>
+    CDATA_CONTEXTS.some((tag) => {
+      const open = lower.lastIndexOf(`<${tag}`, at);
+      return open >= 0 && lower.lastIndexOf(`</${tag}`, at) < open;
+    });
+  let out = '';
+  let from = 0;
+  for (let at = html.indexOf(CDATA_OPEN); at >= 0; at = html.indexOf(CDATA_OPEN, from)) {
+    if (inside(at)) {
+      out += html.slice(from, at + CDATA_OPEN.length);
+      from = at + CDATA_OPEN.length;
+      continue;
+    }
+    const close = html.indexOf('>', at + CDATA_OPEN.length);
+    out += html.slice(from, at);
+    from = close < 0 ? html.length : close + 1;
+  }
+  return out + html.slice(from);
+}
+
 /** Parse HTML into a domhandler Document (htmlparser2, HTML mode, entities decoded). */
 export function parseHtml(html: string): Document {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc = parseDocument(dropBogusCdata(html), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   capDepth(doc);
   return doc;
 }

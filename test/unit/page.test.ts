@@ -123,3 +123,15 @@ describe('page language', () => {
     expect(page.lang()).toBe('en');
   });
 });
+
+describe('stray <![CDATA[ in HTML content', () => {
+  it('is a bogus comment up to the next ">" (as browsers read it), not the rest of the page', () => {
+    const page = createPage({ url: 'https://e.com/', body: '<html><body><![CDATA[\n<div id="top"></div><article><p>First post text here.</p></article><p>Second paragraph.</p></body></html>' });
+    expect(page.segments.map((s) => s.text)).toEqual(['First post text here.', 'Second paragraph.']);
+  });
+  it('stays as it is inside scripts and SVG', () => {
+    const page = createPage({ url: 'https://e.com/', body: '<html><head><script type="application/ld+json">{"@type":"Article","x":"//<![CDATA[ a > b"}</script></head><body><svg><style><![CDATA[ .a>b{} ]]></style></svg><p>Kept text.</p></body></html>' });
+    expect(page.segments.map((s) => s.text)).toEqual(['Kept text.']);
+    expect(page.jsonLd()[0]?.x).toBe('//<![CDATA[ a > b');
+  });
+});
