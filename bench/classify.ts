@@ -1,22 +1,30 @@
 /**
- * `npm run bench:classify`: page-type classification on `pagetype-labels.json`.
+ * `npm run bench:classify`: page-type classification on `pagetype-labels.json` plus the labelled
+ * manifests of `middleware/classifier/training-sets.ts` (real-threads: forum), as `gleaner
+ * train-classifier` trains (`--no-sets`: the labels file only); then the shipped model on the
+ * held-out sets (WCXB dev by its type mapping: sites never trained on).
  *
- * Balanced accuracy over detail/list/forum (mean per-class recall), from NESTED cross-validation
- * grouped by site: outer folds hold out whole sites; C/γ/kernel are grid-searched on the outer
- * training part only (inner grouped CV). Two feature sets with the same procedure: ours, and
+ * Leave-site-out: balanced accuracy over detail/list/forum (mean per-class recall), from NESTED
+ * cross-validation grouped by site (registrable domain): outer folds hold out whole sites, so
+ * every page is scored by a model that never saw a page of its site; C/γ/kernel are
+ * grid-searched on the outer training part only (inner grouped CV). Two feature sets with the same procedure: ours, and
  * Gerapy's recipe (its page features + SVM) as the baseline. Also: the confusion matrix, accuracy
  * per data set, and classification time per page after parsing on the AEB pages.
  *
- * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N]
+ * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N] [--no-sets]
  *   --quick: plain grouped-CV grid search, no nesting (optimistic);
  *   --errors (or --verbose): list the misclassified pages;
  *   --splits N: the nested CV also over N−1 other (seeded) site splits of the outer folds, and the spread.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createPage } from '../src/core/page.js';
 import { classifyPage, loadModel } from '../middleware/classifier/index.js';
+import { TRAINING_SETS, HELD_OUT_SETS } from '../middleware/classifier/training-sets.js';
+import { predict } from '../middleware/classifier/svm.js';
 import {
-  loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, CLASS_NAMES, CV_FOLDS, type LabelledPage,
+  loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage,
 } from '../middleware/classifier/train.js';
 import { readManifest, printTable, median, dataDir } from './lib/data.js';
 
@@ -24,8 +32,16 @@ const quick = process.argv.includes('--quick');
 const splitsArg = process.argv.indexOf('--splits');
 const splits = splitsArg >= 0 ? Math.max(1, Number(process.argv[splitsArg + 1]) || 1) : 1;
 
+/** An empty labels file (the held-out sets bring their own labels). */
+function emptyLabels(): string {
+  const f = path.join(mkdtempSync(path.join(tmpdir(), 'gleaner-classify-')), 'labels.json');
+  writeFileSync(f, '{}');
+  return f;
+}
+
 const t0 = Date.now();
-const { pages, missing } = loadLabelledPages({ data: dataDir(), onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`) });
+const noSets = process.argv.includes('--no-sets');
+const { pages, missing } = loadLabelledPages({ data: dataDir(), sets: noSets ? [] : TRAINING_SETS, onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`) });
 console.log(`\n${pages.length} labelled pages (${missing.length} ids without a page), ${new Set(pages.map((p) => p.site)).size} sites; features in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));
@@ -61,7 +77,7 @@ function recall(pred: string[], c: string): number {
 const ours = evaluate('gleaner features', pages.map((p) => p.x));
 const gerapy = evaluate('gerapy features', pages.map((p) => p.g));
 
-console.log(`\n### Page type, ${quick ? 'grouped' : 'nested grouped'} ${CV_FOLDS}-fold CV by site (balanced accuracy over detail/list/forum)\n`);
+console.log(`\n### Page type, leave-site-out: ${quick ? 'grouped' : 'nested grouped'} ${CV_FOLDS}-fold CV by site, ${new Set(sites).size} sites (balanced accuracy over detail/list/forum)\n`);
 printTable(
   ['features', 'balanced acc.', 'detail recall', 'list recall', 'forum recall', 'other recall', 'accuracy (all)'],
   [
@@ -87,6 +103,72 @@ if (splits > 1 && !quick) {
   console.log(`\n### Balanced accuracy over ${splits} site splits of the outer folds\n`);
   printTable(['features', 'splits', 'mean', 'sd', 'min', 'max', 'per split'], [spread('Gleaner (ours)', pages.map((p) => p.x), ours), spread('Gerapy recipe, retrained', pages.map((p) => p.g), gerapy)]);
 }
+// Forum recall on unseen sites, per source of forum threads (every page is held out with its site).
+const subset = (m: (p: LabelledPage) => boolean) => pages.map((p, i) => (m(p) ? i : -1)).filter((i) => i >= 0);
+const recallOn = (pred: string[], idx: number[], c: string) => {
+  const of = idx.filter((i) => gold[i] === c);
+  return of.length ? of.filter((i) => pred[i] === c).length / of.length : NaN;
+};
+const hasContent = (i: number) => !contentless(pages[i]!.x);
+console.log('\nRecall per class and source (held-out sites):\n');
+printTable(
+  ['source', 'class', 'pages', 'ours', 'ours, pages with content', 'Gerapy recipe'],
+  [...new Set(pages.map((p) => `${p.source}|${p.label}`))].sort().map((k) => {
+    const [source, label] = k.split('|') as [string, string];
+    const idx = subset((p) => p.source === source && p.label === label);
+    return [source, label, idx.length, recallOn(ours, idx, label), recallOn(ours, idx.filter(hasContent), label), recallOn(gerapy, idx, label)];
+  }),
+);
+const original = subset((p) => !TRAINING_SETS.some((s) => s.manifest === p.source));
+const bal = (pred: string[], idx: number[]) => balancedAccuracy(idx.map((i) => gold[i]!), idx.map((i) => pred[i]!));
+console.log('\nBalanced accuracy per page set (the same held-out predictions):\n');
+printTable(['page set', 'pages', 'ours', 'ours detail', 'ours list', 'ours forum', 'Gerapy recipe'], [
+  ['all labelled sites', pages.length, bal(ours, pages.map((_, i) => i)), recall(ours, 'detail'), recall(ours, 'list'), recall(ours, 'forum'), bal(gerapy, pages.map((_, i) => i))],
+  ['labels-file pages', original.length, bal(ours, original), recallOn(ours, original, 'detail'), recallOn(ours, original, 'list'), recallOn(ours, original, 'forum'), bal(gerapy, original)],
+]);
+const typed = [...new Set(pages.filter((p) => p.type).map((p) => `${p.source}|${p.type}`))].sort();
+if (typed.length) {
+  console.log('\nPredicted class per manifest type (held-out sites):\n');
+  printTable(['source', 'type', 'label', 'pages', ...CLASS_NAMES.map((c) => `→ ${c}`)], typed.map((k) => {
+    const [source, type] = k.split('|') as [string, string];
+    const idx = subset((p) => p.source === source && p.type === type);
+    return [source, type, gold[idx[0]!]!, idx.length, ...CLASS_NAMES.map((c) => idx.filter((i) => ours[i] === c).length)];
+  }));
+}
+// Held-out sites: the shipped model (trained on all the pages above by the same procedure) on
+// labelled sets it never trained on, pages of a site that is in training left out.
+const trainedSites = new Set(sites);
+const heldOut = noSets ? [] : loadLabelledPages({ data: dataDir(), labels: emptyLabels(), sets: HELD_OUT_SETS }).pages.filter((p) => !trainedSites.has(p.site));
+let forumUnseen = { ok: ours.filter((v, i) => gold[i] === 'forum' && v === 'forum').length, n: gold.filter((g) => g === 'forum').length };
+if (heldOut.length) {
+  let model: ReturnType<typeof loadModel> | undefined;
+  try {
+    model = loadModel();
+  } catch (e) {
+    console.log(`\nno shipped model for the held-out sets: ${(e as Error).message}`);
+  }
+  if (model) {
+    const m = model;
+    const predOf = (p: LabelledPage) => (contentless(p.x) ? 'other' : predict(m, p.x).label);
+    const hp = heldOut.map(predOf);
+    const hg = heldOut.map((p) => p.label);
+    console.log(`\n### Held-out sites: the shipped model on ${heldOut.length} pages of ${new Set(heldOut.map((p) => p.site)).size} sites it never trained on\n`);
+    const types = [...new Set(heldOut.map((p) => `${p.source}|${p.type ?? p.label}`))].sort();
+    printTable(['source', 'type', 'label', 'pages', 'recall', 'recall, pages with content', ...CLASS_NAMES.map((c) => `→ ${c}`)], types.map((k) => {
+      const [source, type] = k.split('|') as [string, string];
+      const idx = heldOut.map((p, i) => (p.source === source && (p.type ?? p.label) === type ? i : -1)).filter((i) => i >= 0);
+      const label = hg[idx[0]!]!;
+      const withContent = idx.filter((i) => !contentless(heldOut[i]!.x));
+      const rec = (ix: number[]) => (ix.length ? ix.filter((i) => hp[i] === label).length / ix.length : NaN);
+      return [source, type, label, idx.length, rec(idx), rec(withContent), ...CLASS_NAMES.map((c) => idx.filter((i) => hp[i] === c).length)];
+    }));
+    console.log(`\nHeld-out balanced accuracy: ${balancedAccuracy(hg, hp).toFixed(3)}`);
+    forumUnseen = { ok: forumUnseen.ok + hp.filter((v, i) => hg[i] === 'forum' && v === 'forum').length, n: forumUnseen.n + hg.filter((g) => g === 'forum').length };
+  }
+}
+console.log('\n### Forum recall on unseen sites (cross-validated labelled sites + held-out sites)\n');
+printTable(['features', 'forum pages', 'forum recall'], [['Gleaner (ours)', forumUnseen.n, forumUnseen.ok / (forumUnseen.n || 1)]]);
+
 console.log('\nConfusion matrix, Gleaner features:\n');
 confusion(ours);
 console.log('\nConfusion matrix, Gerapy features:\n');

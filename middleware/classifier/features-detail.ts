@@ -14,7 +14,7 @@ import { articleBody } from '../article/signals.js';
 export const DETAIL_FEATURES = [
   'longestSegment', 'longestSegmentShare', 'top3SegmentShare', 'sentenceSegments', 'sentenceShare', 'mainLinkDensity',
   'h1Count', 'articleTags', 'ogArticle', 'ldArticle', 'articleMeta', 'longestRun', 'longestRunShare', 'formInputs', 'proseAfterHeadline', 'headlineSimilarity', 'proseOutsideListShare', 'proseOutsideList',
-  'bodyShare', 'bodyLinkDensity',
+  'bodyShare', 'bodyLinkDensity', 'itemArticle',
 ] as const;
 
 /** JSON-LD types of one article. */
@@ -156,5 +156,6 @@ export function detailFeatures(s: PageScan): Record<(typeof DETAIL_FEATURES)[num
     proseOutsideList: log1p(proseOutsideList * scriptScale),
     bodyShare,
     bodyLinkDensity,
+    itemArticle: s.itemArticle ? 1 : 0,
   };
 }

@@ -14,6 +14,7 @@ import { DATE_LIKE } from '../list/signals.js';
 export const FORUM_FEATURES = [
   'postBlocks', 'postBlockShare', 'postBlockDated', 'datedSlots', 'datedSlotMeanProse', 'datedSlotShare', 'postBlockMeanChars', 'postAuthorLinks', 'postTitleLinks', 'postLikeBlocks', 'postLikeShare', 'forumWords', 'ldForum', 'datedSegments',
   'datedSegmentShare', 'quoteBlocks', 'proseBeforePosts', 'runOutsidePosts',
+  'itemDiscussion', 'profileLinks', 'profileLinkShare', 'timeTags',
 ] as const;
 
 /** Sibling groups smaller than this are not repeated post blocks (a thread page with one post
@@ -58,6 +59,11 @@ const FORUM_WORD_LIST = [
   '返信', '引用する', '投稿',
 ];
 const FORUM_WORDS = new RegExp(`^(?:${FORUM_WORD_LIST.join('|')})(?![a-z])`, 'i');
+/** Path words of user-profile links (board software and Q&A sites link every post's author to
+ * one: `/member.php?u=`, `/users/123/name`, `/u/name`, `space-uid-1.html`, `/profile/…`): a URL
+ * convention, not a site list. Matched as a whole path/query token. */
+const PROFILE_WORDS = ['user', 'users', 'u', 'member', 'members', 'profile', 'profiles', 'people', 'space', 'uid', 'userinfo', 'memberlist', 'usercp'];
+const PROFILE_LINK = new RegExp(`(?:^|[/?&._-])(?:${PROFILE_WORDS.join('|')})(?:$|[/?&=._-]|\\d)`, 'i');
 /** JSON-LD types of a discussion. */
 const LD_FORUM = /^(?:discussionforumposting|qapage|question|socialmediaposting)$/i;
 
@@ -184,6 +190,18 @@ export function forumFeatures(s: PageScan): Record<(typeof FORUM_FEATURES)[numbe
     if (!isLinky && inside) proseInPosts += prose;
   }
 
+  // Links to user profiles: one per post in a thread (the same user may post twice), one or two
+  // on an article (its author).
+  const profiles = new Set<string>();
+  let profileLinks = 0;
+  for (const a of dom.anchors) {
+    const href = (nodes[a] as Element).attribs.href ?? '';
+    const local = href.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/#.*$/, '');
+    if (!local || !PROFILE_LINK.test(local)) continue;
+    profileLinks++;
+    profiles.add(local);
+  }
+
   return {
     postBlocks: log1p(postBlocks),
     postBlockShare: totalChars ? Math.min(1, postChars / totalChars) : 0,
@@ -203,5 +221,9 @@ export function forumFeatures(s: PageScan): Record<(typeof FORUM_FEATURES)[numbe
     quoteBlocks: log1p(s.quoteBlocks),
     proseBeforePosts: postsFound && proseChars ? Math.min(1, proseBeforePosts / proseChars) : 0,
     runOutsidePosts: postsFound && proseInPosts ? Math.min(RUN_OUTSIDE_CAP, longestOutside / (proseInPosts / bestLike.length)) : 0,
+    itemDiscussion: log1p(s.itemDiscussion),
+    profileLinks: log1p(profiles.size),
+    profileLinkShare: s.aCount ? profileLinks / s.aCount : 0,
+    timeTags: log1p(s.timeTags),
   };
 }

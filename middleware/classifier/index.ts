@@ -19,6 +19,7 @@ export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './feature
 export type { SvmModelJson } from './svm.js';
 /** Training (used by `gleaner train-classifier` and the benchmark): libsvm-js loads on first use. */
 export { loadLabelledPages, trainPageTypeModel, grid, CV_FOLDS, MIN_CONTENT_CHARS, type LabelledPage, type TrainResult } from './train.js';
+export { TRAINING_SETS, HELD_OUT_SETS, WCXB_TYPES, type LabelSet } from './training-sets.js';
 
 export const LABELS: PageLabel[] = ['detail', 'list', 'forum', 'other'];
 

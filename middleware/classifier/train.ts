@@ -11,11 +11,14 @@
  * an entry may instead carry `file` (relative to the labels file) and `url`.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createPage } from '../../src/core/page.js';
 import { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC, contentless, MIN_CONTENT_CHARS } from './features.js';
 import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJson } from './svm.js';
+import type { LabelSet } from './training-sets.js';
 
 /** Classes, in the numeric order used with libsvm. */
 export const CLASS_NAMES = ['detail', 'list', 'forum', 'other'] as const;
@@ -37,6 +40,10 @@ export interface LabelledPage {
   site: string;
   file: string;
   url: string;
+  /** Where the label comes from: the labels file, or the manifest of a training set (and the
+   * manifest's own `type` there). */
+  source: string;
+  type?: string;
   /** Full feature vector (FEATURES order). */
   x: number[];
   /** Gerapy's feature vector (GERAPY_FEATURES order). */
@@ -48,39 +55,73 @@ interface ManifestLine {
   path: string;
   url?: string;
   site?: string;
+  type?: string;
 }
 
-/** Index every manifest under `<data>/*\/*\/manifest.jsonl` by id. */
+/** The lines of one manifest, each with its page's absolute path. */
+export function readManifestLines(mf: string): Array<ManifestLine & { file: string }> {
+  const out: Array<ManifestLine & { file: string }> = [];
+  for (const line of readFileSync(mf, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const e = JSON.parse(line) as ManifestLine;
+    out.push({ ...e, file: path.join(path.dirname(mf), e.path) });
+  }
+  return out;
+}
+
+/** Index every manifest under `<data>/*\/manifest.jsonl` and `<data>/*\/*\/manifest.jsonl` by id. */
 export function indexManifests(dataDir: string): Map<string, ManifestLine & { file: string }> {
   const out = new Map<string, ManifestLine & { file: string }>();
   if (!existsSync(dataDir)) return out;
+  const add = (mf: string) => {
+    if (existsSync(mf)) for (const e of readManifestLines(mf)) out.set(e.id, e);
+  };
   for (const group of readdirSync(dataDir, { withFileTypes: true })) {
     if (!group.isDirectory()) continue;
+    add(path.join(dataDir, group.name, 'manifest.jsonl'));
     for (const set of readdirSync(path.join(dataDir, group.name), { withFileTypes: true })) {
-      if (!set.isDirectory()) continue;
-      const mf = path.join(dataDir, group.name, set.name, 'manifest.jsonl');
-      if (!existsSync(mf)) continue;
-      for (const line of readFileSync(mf, 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        const e = JSON.parse(line) as ManifestLine;
-        out.set(e.id, { ...e, file: path.join(path.dirname(mf), e.path) });
-      }
+      if (set.isDirectory()) add(path.join(dataDir, group.name, set.name, 'manifest.jsonl'));
     }
   }
   return out;
 }
 
+/** The bytes of a saved page (`.gz` files are gunzipped: the WCXB pages are stored so). */
+export function readPageFile(file: string): Buffer {
+  const raw = readFileSync(file);
+  return file.endsWith('.gz') ? gunzipSync(raw) : raw;
+}
+
+/** Second-level labels under which a country code's registrable domains sit (`example.co.uk`). */
+const SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go']);
+
 /**
- * The site of a page for grouping: the URL host (without www) when the URL is a public one,
- * else the manifest id's folder plus its name prefix (`gne-zh/163_2` → `gne-zh/163`), else the
- * folder alone (ids that are hashes or numbers say nothing about the site: keep them together).
+ * The registrable domain of a host name (`bbs.example.com.cn` → `example.com.cn`,
+ * `math.example.com` → `example.com`): sites of one owner share templates across subdomains, so
+ * cross-validation keeps them on one side of a fold. An approximation of the public-suffix list
+ * that is right for generic TLDs and the usual `co.uk` / `com.cn` second levels.
+ */
+export function registrableDomain(host: string): string {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  if (labels.length <= 2 || /^\d+$/.test(labels[labels.length - 1]!)) return labels.join('.');
+  const tld = labels[labels.length - 1]!;
+  const second = labels[labels.length - 2]!;
+  const keep = tld.length === 2 && SECOND_LEVEL.has(second) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/**
+ * The site of a page for grouping: the registrable domain of the manifest's site or of the URL
+ * host when it is a public one, else the manifest id's folder plus its name prefix
+ * (`gne-zh/163_2` → `gne-zh/163`), else the folder alone (ids that are hashes or numbers say
+ * nothing about the site: keep them together).
  */
 export function siteOf(id: string, url: string | undefined, site?: string): string {
-  if (site) return site;
+  if (site) return site.includes('.') && !site.includes('/') ? registrableDomain(site) : site;
   if (url) {
     try {
-      const h = new URL(url).hostname.replace(/^www\./, '');
-      if (h.includes('.')) return h;
+      const h = new URL(url).hostname;
+      if (h.includes('.')) return registrableDomain(h);
     } catch {
       /* not a URL */
     }
@@ -100,6 +141,8 @@ export interface LoadOptions {
   labels?: string;
   /** Folder holding the manifests the labels' ids refer to. */
   data: string;
+  /** Whole manifests labelled by rule (see training-sets.ts); ids of the labels file win. */
+  sets?: LabelSet[];
   /** Progress callback. */
   onPage?: (done: number, total: number) => void;
 }
@@ -108,43 +151,68 @@ export function loadLabelledPages(opts: LoadOptions): { pages: LabelledPage[]; m
   const dataDir = opts.data;
   const labelsFile = opts.labels ?? path.join(dataDir, 'pagetype-labels.json');
   if (!existsSync(labelsFile)) throw new Error(`labels file not found: ${labelsFile} (pass --labels <file> and --data <dir>)`);
-  const raw = JSON.parse(readFileSync(labelsFile, 'utf8')) as Record<string, string | { label: string; file?: string; url?: string }>;
+  const raw = JSON.parse(readFileSync(labelsFile, 'utf8')) as Record<string, string | { label: string; file?: string; url?: string; confidence?: string }>;
   const manifests = indexManifests(dataDir);
-  const pages: LabelledPage[] = [];
   const missing: string[] = [];
-  const entries = Object.entries(raw);
-  let done = 0;
-  for (const [id, v] of entries) {
+  interface Todo { id: string; label: string; confidence?: string; file?: string; url?: string; site?: string; set?: string; type?: string }
+  const todo: Todo[] = [];
+  for (const [id, v] of Object.entries(raw)) {
     const label = typeof v === 'string' ? v : v.label;
     if (!(CLASS_NAMES as readonly string[]).includes(label)) {
       missing.push(`${id} (unknown label ${label})`);
       continue;
     }
-    let file: string | undefined;
-    let url: string | undefined;
-    let site: string | undefined;
-    if (typeof v === 'object' && v.file) {
-      file = path.resolve(path.dirname(labelsFile), v.file);
-      url = v.url;
-    } else {
+    const confidence = typeof v === 'object' ? v.confidence : undefined;
+    if (typeof v === 'object' && v.file) todo.push({ id, label, confidence, file: path.resolve(path.dirname(labelsFile), v.file), url: v.url });
+    else {
       const m = manifests.get(id);
-      if (m) {
-        file = m.file;
-        url = m.url;
-        site = m.site;
-      }
+      todo.push({ id, label, confidence, file: m?.file, url: m?.url, site: m?.site });
     }
-    if (!file || !existsSync(file)) {
-      missing.push(id);
+  }
+  const labelled = new Set(todo.map((t) => t.id));
+  for (const set of opts.sets ?? []) {
+    const mf = path.join(dataDir, set.manifest);
+    if (!existsSync(mf)) {
+      missing.push(`${set.manifest} (no such manifest)`);
       continue;
     }
-    const grouping = siteOf(id, url, site);
-    const pageUrl = url && siteOf('', url) !== '' && /^https?:\/\/[^/]*\./.test(url) ? url : placeholderUrl(id);
-    const page = createPage({ url: pageUrl, body: readFileSync(file) });
+    for (const e of readManifestLines(mf)) {
+      const label = set.label ?? (e.type !== undefined ? set.types?.[e.type] : undefined);
+      if (!label || labelled.has(e.id)) continue;
+      todo.push({ id: e.id, label, file: e.file, url: e.url, site: e.site, set: set.manifest, type: e.type });
+    }
+  }
+  // One page saved in two data sets (the same bytes) is one page: the later entry's label wins —
+  // a training set labels the whole page by reading it (real-threads), where the labels file
+  // took a set's origin (CWCE's threads sit in an article benchmark) — so it is never on both
+  // sides of a fold with two labels.
+  const bodies = new Map<string, Buffer>();
+  const byHash = new Map<string, number>();
+  const keep: boolean[] = todo.map(() => false);
+  todo.forEach((t, i) => {
+    if (!t.file || !existsSync(t.file)) return;
+    const body = readPageFile(t.file);
+    const h = createHash('sha1').update(body).digest('hex');
+    const prev = byHash.get(h);
+    if (prev !== undefined) keep[prev] = false;
+    byHash.set(h, i);
+    bodies.set(t.id, body);
+    keep[i] = true;
+  });
+  const pages: LabelledPage[] = [];
+  let done = 0;
+  for (const [i, t] of todo.entries()) {
+    if (!t.file || !existsSync(t.file)) {
+      missing.push(t.id);
+      continue;
+    }
+    if (!keep[i]) continue;
+    const grouping = siteOf(t.id, t.url, t.site);
+    const pageUrl = t.url && /^https?:\/\/[^/]*\./.test(t.url) ? t.url : placeholderUrl(t.id);
+    const page = createPage({ url: pageUrl, body: bodies.get(t.id)! });
     const f = pageFeatures(page);
-    const confidence = typeof v === 'object' ? (v as { confidence?: string }).confidence : undefined;
-    pages.push({ id, label, confidence, site: grouping, file, url: pageUrl, x: f.values, g: f.gerapy });
-    opts.onPage?.(++done, entries.length);
+    pages.push({ id: t.id, label: t.label, confidence: t.confidence, site: grouping, file: t.file, url: pageUrl, source: t.set ?? path.basename(labelsFile), type: t.type, x: f.values, g: f.gerapy });
+    opts.onPage?.(++done, todo.length);
   }
   return { pages, missing };
 }

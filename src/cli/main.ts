@@ -50,6 +50,7 @@ program
   .option('--labels <file>', 'JSON {manifest id: {label}} (default: ../shared/data/pagetype-labels.json)')
   .option('--data <dir>', 'folder holding the manifests the ids refer to (default: ../shared/data)')
   .option('--out <file>', 'model file to write (default: middleware/classifier/model.json)')
+  .option('--no-sets', 'train on the labels file only (not also on the labelled manifests of middleware/classifier/training-sets.ts)')
   .action(async (opts) => {
     const { trainClassifierCli } = await import('./train.js');
     await trainClassifierCli(opts);

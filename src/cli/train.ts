@@ -5,13 +5,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadLabelledPages, trainPageTypeModel, grid, CV_FOLDS, MIN_CONTENT_CHARS, MODEL_PATH } from '../../middleware/classifier/index.js';
+import { loadLabelledPages, trainPageTypeModel, grid, CV_FOLDS, MIN_CONTENT_CHARS, MODEL_PATH, TRAINING_SETS } from '../../middleware/classifier/index.js';
 import { dataDir } from './data-dir.js';
 
 export interface TrainOptions {
   labels?: string;
   data?: string;
   out?: string;
+  /** false (`--no-sets`): the labels file only, without the manifests of TRAINING_SETS. */
+  sets?: boolean;
 }
 
 /** Features are computed for this many pages between two progress lines. */
@@ -22,6 +24,7 @@ export async function trainClassifierCli(opts: TrainOptions = {}): Promise<void>
   const { pages, missing } = loadLabelledPages({
     labels: opts.labels,
     data: opts.data ?? dataDir(),
+    sets: opts.sets === false ? [] : TRAINING_SETS,
     onPage: (d, n) => {
       if (d % PROGRESS_EVERY === 0) process.stderr.write(`features: ${d}/${n}\n`);
     },

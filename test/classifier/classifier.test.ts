@@ -9,7 +9,9 @@ import { classifyPage, loadModel, checkModel, pageTypeMiddleware, LABELS, FEATUR
 import { dataDir } from '../../src/cli/data-dir.js';
 import { pageFeatures, bigramSimilarity, urlFeatures } from '../../middleware/classifier/features.js';
 import { predict } from '../../middleware/classifier/svm.js';
-import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd } from '../../middleware/classifier/train.js';
+import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd, registrableDomain, loadLabelledPages } from '../../middleware/classifier/train.js';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { silentLogger, type PageContext } from '../../src/core/middleware.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -221,6 +223,26 @@ describe('training helpers', () => {
     expect(siteOf('readability/001', 'http://fakehost/test/page.html')).toBe('readability');
     expect(siteOf('gne-zh/163_2', undefined)).toBe('gne-zh/163');
     expect(siteOf('cwce-zh/05e98007-d810', undefined)).toBe('cwce-zh');
+  });
+  it('groups subdomains of one registrable domain (country second levels kept)', () => {
+    expect(registrableDomain('bbs.example.com.cn')).toBe('example.com.cn');
+    expect(registrableDomain('math.example.com')).toBe('example.com');
+    expect(registrableDomain('jobs.example.co.uk')).toBe('example.co.uk');
+    expect(registrableDomain('example.org')).toBe('example.org');
+    expect(siteOf('x/1', 'https://forum.example.de/t/1')).toBe('example.de');
+    expect(siteOf('x/1', undefined, 'cn.bbs.example.com')).toBe('example.com');
+  });
+  it("one page saved in two data sets is loaded once, with the training set's label", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gleaner-labels-'));
+    const body = '<html><body><p>One page, two data sets: the same bytes saved twice, labelled twice.</p><p>More text here, a second paragraph, to be a page.</p></body></html>';
+    for (const set of ['articles/a', 'forums/b']) {
+      mkdirSync(path.join(dir, set, 'p'), { recursive: true });
+      writeFileSync(path.join(dir, set, 'p', 'page.html'), body);
+      writeFileSync(path.join(dir, set, 'manifest.jsonl'), JSON.stringify({ id: `${set.split('/')[1]}/p`, path: 'p/page.html', url: 'https://x.example/p' }) + '\n');
+    }
+    writeFileSync(path.join(dir, 'labels.json'), JSON.stringify({ 'a/p': { label: 'detail' } }));
+    const { pages } = loadLabelledPages({ data: dir, labels: path.join(dir, 'labels.json'), sets: [{ manifest: 'forums/b/manifest.jsonl', label: 'forum' }] });
+    expect(pages.map((p) => [p.id, p.label])).toEqual([['b/p', 'forum']]);
   });
   it('never splits a site over folds', () => {
     const sites = ['a', 'a', 'b', 'c', 'c', 'c', 'd', 'e', 'e', 'f'];
