@@ -14,6 +14,9 @@ import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
+import { documentKind } from './documents.js';
+import { applySiteEvidence, emptySiteTypeState, observePage, type SiteTypeState } from './site-rules.js';
+import { listSignals } from '../list/signals.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';
 export type { SvmModelJson } from './svm.js';
@@ -77,11 +80,15 @@ export interface ClassifyOptions {
   model?: SvmModelJson | string;
 }
 
-/** Page type with class probabilities (summing to 1). */
+const OTHER_BY_RULE: PageTypeResult = { label: 'other', probabilities: { detail: 0, list: 0, forum: 0, other: 1 } };
+
+/** Page type with class probabilities (summing to 1). Feeds, sitemaps, JSON and pages without
+ * content are `other` by rule. */
 export function classifyPage(page: Page, options: ClassifyOptions = {}): PageTypeResult {
   const model = typeof options.model === 'object' ? options.model : loadModel(options.model);
+  if (documentKind(page)) return structuredClone(OTHER_BY_RULE);
   const { values } = pageFeatures(page);
-  if (contentless(values)) return { label: 'other', probabilities: { detail: 0, list: 0, forum: 0, other: 1 } };
+  if (contentless(values)) return structuredClone(OTHER_BY_RULE);
   const r = predict(model, values);
   const probabilities: Record<string, number> = {};
   for (const l of LABELS) probabilities[l] = Number((r.probabilities[l] ?? 0).toFixed(4));
@@ -95,8 +102,25 @@ export interface PageTypeOptions {
 
 export { HINT_MIN_PROBABILITY } from '../../src/core/middleware.js';
 
+/** Key of the page-type stage's state in `ctx.site.data`. */
+const SITE_STATE_KEY = 'pageType';
+
+function siteTypeState(data: Record<string, unknown>): SiteTypeState {
+  const s = data[SITE_STATE_KEY] as SiteTypeState | undefined;
+  if (s && typeof s.details === 'number' && s.detailShapes && typeof s.detailShapes === 'object') {
+    s.listShapes ??= {};
+    s.itemShapes ??= {};
+    s.items ??= 0;
+    return s;
+  }
+  const fresh = emptySiteTypeState();
+  data[SITE_STATE_KEY] = fresh;
+  return fresh;
+}
+
 /** Types pages that no follow rule labelled: sets `ctx.label` (through `decideLabel`, the one
- * place that decides a label) and `ctx.item.pageType`. */
+ * place that decides a label) and `ctx.item.pageType`. The classifier's result is checked against
+ * what the site's earlier pages showed (site-rules.ts), which it then updates. */
 export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options = {}) => {
   let model: SvmModelJson;
   try {
@@ -109,7 +133,14 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
     process(ctx) {
       // A follow rule's label already typed the page (createContext): nothing to classify.
       if (ctx.label) return;
-      const result = classifyPage(ctx.page, { model });
+      const state = siteTypeState(ctx.site.data);
+      const page = classifyPage(ctx.page, { model });
+      // The best cluster of a list page: its items (the main list may have merged tag and
+      // category blocks beside it).
+      const entries = page.label === 'list' ? (listSignals(ctx.page).mainList[0]?.entries.map((e) => e.url) ?? []) : [];
+      const result = applySiteEvidence(state, ctx.page.url, page, entries);
+      const items = result.label === 'list' ? entries : [];
+      if (observePage(state, ctx.page.url, result, items)) ctx.site.touch();
       ctx.label = decideLabel(ctx.request, result);
       ctx.item.pageType = result;
     },

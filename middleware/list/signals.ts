@@ -23,8 +23,8 @@ export { textWidth, DATE_LIKE } from './clusters.js';
 export interface ClusterSignal {
   /** DFS indices of the records. */
   readonly records: readonly number[];
-  /** Each record's title link: its DFS index and text. */
-  readonly entries: readonly { readonly anchor: number; readonly title: string }[];
+  /** Each record's title link: its DFS index, text and absolute URL. */
+  readonly entries: readonly { readonly anchor: number; readonly title: string; readonly url: string }[];
   /** Cluster score (size × title fit × similarity × chrome penalty; best first). */
   readonly score: number;
   /** Non-space characters inside the records. */
