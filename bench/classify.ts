@@ -167,7 +167,7 @@ if (heldOut.length) {
   }
 }
 console.log('\n### Forum recall on unseen sites (cross-validated labelled sites + held-out sites)\n');
-printTable(['features', 'forum pages', 'forum recall'], [['Gleaner (ours)', forumUnseen.n, forumUnseen.ok / (forumUnseen.n || 1)]]);
+printTable(['features', 'forum pages', 'forum recall, unseen sites'], [['Gleaner (ours), unseen sites', forumUnseen.n, forumUnseen.ok / (forumUnseen.n || 1)]]);
 
 console.log('\nConfusion matrix, Gleaner features:\n');
 confusion(ours);
