@@ -137,36 +137,43 @@ function capDepth(doc: Document): void {
 }
 
 const CDATA_OPEN = '<![CDATA[';
-/** Elements inside which `<![CDATA[` is not markup: raw text (scripts, styles) or foreign content
- * (SVG, MathML: a real CDATA section there). */
-const CDATA_CONTEXTS = ['script', 'style', 'svg', 'math'];
+/** `<![CDATA[`, or the start or end tag of an element inside which it is not markup: raw text
+ * (scripts, styles) or foreign content (SVG, MathML: a real CDATA section there). */
+const CDATA_SCAN = /<!\[CDATA\[|<(\/?)(script|style|svg|math)(?=[\s/>])/gi;
 
 /**
  * `<![CDATA[` in HTML content is a bogus comment that ends at the next `>` (HTML5 tokenizer,
  * "markup declaration open state"); htmlparser2 reads it as a comment up to `]]>`, so a page
  * that opens one and never closes it (a theme's stray `<![CDATA[` after `<body>`) lost its whole
  * body (5 of the 1,358 WCXB dev pages, forum threads among them). Browser semantics: drop from
- * the `<![CDATA[` to the next `>`, except inside raw-text and foreign elements.
+ * the `<![CDATA[` to the next `>`, except inside raw-text and foreign elements. One forward scan
+ * (linear: a page of repeated `<![CDATA[` must not cost its length per occurrence).
  */
 export function dropBogusCdata(html: string): string {
   if (!html.includes(CDATA_OPEN)) return html;
-  const lower = html.toLowerCase();
-  const inside = (at: number) =>
-    CDATA_CONTEXTS.some((tag) => {
-      const open = lower.lastIndexOf(`<${tag}`, at);
-      return open >= 0 && lower.lastIndexOf(`</${tag}`, at) < open;
-    });
   let out = '';
   let from = 0;
-  for (let at = html.indexOf(CDATA_OPEN); at >= 0; at = html.indexOf(CDATA_OPEN, from)) {
-    if (inside(at)) {
-      out += html.slice(from, at + CDATA_OPEN.length);
-      from = at + CDATA_OPEN.length;
+  /** Inside a raw-text element: the tag name whose end tag closes it. */
+  let rawText: string | undefined;
+  /** Open svg/math elements. */
+  let foreign = 0;
+  CDATA_SCAN.lastIndex = 0;
+  for (let m = CDATA_SCAN.exec(html); m; m = CDATA_SCAN.exec(html)) {
+    if (m[2]) {
+      const tag = m[2].toLowerCase();
+      const closing = m[1] === '/';
+      if (rawText) {
+        if (closing && tag === rawText) rawText = undefined;
+      } else if (tag === 'script' || tag === 'style') {
+        if (!closing) rawText = tag;
+      } else foreign = Math.max(0, foreign + (closing ? -1 : 1));
       continue;
     }
-    const close = html.indexOf('>', at + CDATA_OPEN.length);
-    out += html.slice(from, at);
+    if (rawText || foreign > 0) continue;
+    const close = html.indexOf('>', m.index + CDATA_OPEN.length);
+    out += html.slice(from, m.index);
     from = close < 0 ? html.length : close + 1;
+    CDATA_SCAN.lastIndex = Math.max(CDATA_SCAN.lastIndex, from);
   }
   return out + html.slice(from);
 }
