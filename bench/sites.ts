@@ -1,0 +1,384 @@
+/**
+ * `npm run bench:sites [-- --only NAME,… --errors]`: zero-config crawls of whole real sites (issue 12).
+ *
+ * Each site of `../shared/data/sites-crawl` (generated blogs with per-URL truth: type, title, date,
+ * author, text, list items, next page) is served from its `public/` folder on 127.0.0.1 by this
+ * process, and crawled by a spider that has its start URL and nothing else — the user's path:
+ * `gleaner crawl <spider file> --out items.jsonl --fresh`, as its own process (start-up included).
+ * The items are then scored against the truth, per site:
+ *
+ * - type accuracy per true type (detail → article, list → list, other → other); a page the crawl
+ *   never stored counts as wrong;
+ * - on posts stored as articles: title (exact, whitespace-normalised), day (same calendar day in
+ *   the truth's own offset), author (exact), content F1 (bag of tokens, data README);
+ * - list item F1 (set of item paths vs the truth's, per page, mean) and next-page accuracy (the
+ *   path equals the truth's next, or both absent), over all list pages of the truth (a list page
+ *   stored as another kind has no items and no next page) and, apart, over those stored as lists;
+ * - duplicate items: stored items whose URL is the same page as another's (`…/index.html` and `…/`,
+ *   a trailing slash);
+ * - pages/s as the crawl's summary prints it (the machine is shared: see `uptime`).
+ *
+ * `--errors` writes every miss to `storage/bench-sites/<site>.errors.txt`.
+ */
+import http from 'node:http';
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dataPath, printTable } from './lib/data.js';
+import { bagF1, sameText } from './lib/metrics.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const argValue = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const only = argValue('--only')?.split(',');
+const writeErrors = args.includes('--errors');
+/** Page budget of each crawl: well above every site's page count (the sites hold ≤ 120 pages). */
+const MAX_PAGES = 2000;
+
+interface TruthPage {
+  type: 'detail' | 'list' | 'other';
+  title?: string;
+  date?: string;
+  author?: string;
+  text?: string;
+  items?: string[];
+  next?: string;
+}
+interface Truth {
+  name: string;
+  lang: string;
+  start: string;
+  pages: Record<string, TruthPage>;
+}
+interface Item {
+  url: string;
+  kind: string;
+  title?: string;
+  author?: string;
+  publishedAt?: string;
+  content?: string;
+  items?: Array<{ url: string }>;
+  nextPage?: string;
+}
+
+// ------------------------------------------------------------------ static server -------------
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'application/javascript',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+};
+
+/** A static server as `python -m http.server` behaves: directory → its index.html, a directory
+ * without its trailing slash → 301 to the slash form, anything else missing → 404. */
+function serve(root: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    let rel: string;
+    try {
+      rel = decodeURIComponent(u.pathname);
+    } catch {
+      rel = u.pathname;
+    }
+    const file = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let st = existsSync(file) ? statSync(file) : undefined;
+    let target = file;
+    if (st?.isDirectory()) {
+      if (!u.pathname.endsWith('/')) {
+        res.writeHead(301, { location: u.pathname + '/' + u.search }).end();
+        return;
+      }
+      target = path.join(file, 'index.html');
+      st = existsSync(target) ? statSync(target) : undefined;
+    }
+    if (!st?.isFile()) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(target).toLowerCase()] ?? 'application/octet-stream', 'content-length': st.size });
+    createReadStream(target).pipe(res);
+  });
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+      }),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ crawl ----------------------
+interface CrawlRun {
+  items: Item[];
+  pagesPerSec: number;
+  pages: number;
+  secs: number;
+  summary: string;
+}
+
+async function crawlSite(name: string, origin: string, work: string): Promise<CrawlRun> {
+  const spiderFile = path.join(work, `${name}.mjs`);
+  // Zero-config: the start URL, and the loopback permission this bench needs. Nothing else.
+  writeFileSync(spiderFile, `export default ${JSON.stringify({ name: `bench-${name}`, startUrls: [`${origin}/`], allowPrivateAddresses: true, maxPages: MAX_PAGES })};\n`);
+  const out = path.join(work, `${name}.jsonl`);
+  const t0 = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'crawl', spiderFile, '--out', out, '--fresh'], {
+    cwd: ROOT,
+    env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(work, 'storage') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code: number = await new Promise((r) => child.on('close', (c) => r(c ?? 1)));
+  const secs = (Date.now() - t0) / 1000;
+  if (code !== 0 || !existsSync(out)) throw new Error(`crawl of ${name} failed (exit ${code}):\n${stderr.slice(-3000)}\n${stdout}`);
+  const items = readFileSync(out, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Item);
+  const m = /pages:\s+(\d+) \(([\d.]+) pages\/s\)/.exec(stdout);
+  return { items, pages: Number(m?.[1] ?? NaN), pagesPerSec: Number(m?.[2] ?? NaN), secs, summary: stdout.trim() };
+}
+
+// ------------------------------------------------------------------ scoring -------------------
+/** A truth key for a URL of this origin: root-relative path, percent-encoded as WHATWG URLs do,
+ * `index.html` folded into its directory. */
+function keyOf(url: string, origin: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url, origin + '/');
+  } catch {
+    return undefined;
+  }
+  if (u.origin !== origin) return undefined;
+  return u.pathname.replace(/\/index\.html$/, '/');
+}
+
+/** Truth keys are encoded from UTF-8; the crawler's URLs too, but case of hex digits may differ. */
+const canon = (k: string) => k.replace(/%[0-9a-f]{2}/gi, (s) => s.toUpperCase());
+
+/** Same calendar day: the predicted instant, shown in the truth's own offset, falls on its day. */
+function sameDay(pred: string | undefined, gold: string): boolean {
+  if (!pred) return false;
+  const t = Date.parse(pred);
+  if (Number.isNaN(t)) return false;
+  const m = /([+-])(\d\d):?(\d\d)$|Z$/.exec(gold);
+  const offsetMin = m && m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  const local = new Date(t + offsetMin * 60_000).toISOString().slice(0, 10);
+  return local === gold.slice(0, 10);
+}
+
+function prf(pred: Set<string>, gold: Set<string>): number {
+  let tp = 0;
+  for (const p of pred) if (gold.has(p)) tp++;
+  const p = pred.size ? tp / pred.size : gold.size ? 0 : 1;
+  const r = gold.size ? tp / gold.size : 1;
+  return p + r ? (2 * p * r) / (p + r) : 0;
+}
+
+const KIND: Record<TruthPage['type'], string> = { detail: 'article', list: 'list', other: 'other' };
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const frac = (n: number, d: number) => (d ? `${(n / d).toFixed(3)} (${n}/${d})` : '-');
+
+interface SiteScore {
+  name: string;
+  type: Record<TruthPage['type'], [number, number]>;
+  posts: number;
+  title: [number, number];
+  day: [number, number];
+  author: [number, number];
+  content: number[];
+  itemF1All: number[];
+  itemF1Typed: number[];
+  nextAll: [number, number];
+  nextTyped: [number, number];
+  duplicates: number;
+  extra: number;
+  pagesPerSec: number;
+  pages: number;
+  secs: number;
+  errors: string[];
+}
+
+function score(truth: Truth, run: CrawlRun, origin: string): SiteScore {
+  const byKey = new Map<string, Item[]>();
+  let extra = 0;
+  for (const it of run.items) {
+    const k = keyOf(it.url, origin);
+    if (k === undefined) continue;
+    const key = canon(k.endsWith('/') || /\.[a-z0-9]{2,5}$/i.test(k) ? k : k + '/');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(it);
+  }
+  const pages = new Map(Object.entries(truth.pages).map(([k, v]) => [canon(k), v]));
+  let duplicates = 0;
+  for (const [k, xs] of byKey) {
+    duplicates += xs.length - 1;
+    if (!pages.has(k)) extra++;
+  }
+  const s: SiteScore = {
+    name: truth.name,
+    type: { detail: [0, 0], list: [0, 0], other: [0, 0] },
+    posts: 0,
+    title: [0, 0],
+    day: [0, 0],
+    author: [0, 0],
+    content: [],
+    itemF1All: [],
+    itemF1Typed: [],
+    nextAll: [0, 0],
+    nextTyped: [0, 0],
+    duplicates,
+    extra,
+    pagesPerSec: run.pagesPerSec,
+    pages: run.pages,
+    secs: run.secs,
+    errors: [],
+  };
+  const err = (k: string, what: string) => s.errors.push(`${decodeURI(k)}\t${what}`);
+  for (const [k, t] of pages) {
+    const it = byKey.get(k)?.[0];
+    s.type[t.type][1]++;
+    if (it?.kind === KIND[t.type]) s.type[t.type][0]++;
+    else err(k, `type: truth ${t.type}, got ${it ? it.kind : 'no item'}`);
+    if (t.type === 'detail' && it?.kind === 'article') {
+      s.posts++;
+      s.title[1]++;
+      if (sameText(it.title, t.title)) s.title[0]++;
+      else err(k, `title: ${JSON.stringify(t.title)} got ${JSON.stringify(it.title)}`);
+      if (t.date) {
+        s.day[1]++;
+        if (sameDay(it.publishedAt, t.date)) s.day[0]++;
+        else err(k, `day: ${t.date} got ${it.publishedAt}`);
+      }
+      if (t.author) {
+        s.author[1]++;
+        if (sameText(it.author, t.author)) s.author[0]++;
+        else err(k, `author: ${t.author} got ${it.author}`);
+      }
+      const f = bagF1(it.content ?? '', t.text ?? '').f1;
+      s.content.push(f);
+      if (f < 0.9) err(k, `content F1 ${f.toFixed(3)}`);
+    }
+    if (t.type === 'list') {
+      const gold = new Set((t.items ?? []).map(canon));
+      const pred = new Set((it?.items ?? []).map((e) => keyOf(e.url, origin)).filter((x): x is string => x !== undefined).map(canon));
+      const f = prf(pred, gold);
+      const nextPred = it?.nextPage ? keyOf(it.nextPage, origin) : undefined;
+      const nextOk = t.next ? nextPred !== undefined && canon(nextPred) === canon(t.next) : nextPred === undefined;
+      s.itemF1All.push(f);
+      s.nextAll[1]++;
+      if (nextOk) s.nextAll[0]++;
+      if (it?.kind === 'list') {
+        s.itemF1Typed.push(f);
+        s.nextTyped[1]++;
+        if (nextOk) s.nextTyped[0]++;
+      }
+      if (f < 1) {
+        const missed = [...gold].filter((g) => !pred.has(g)).map(decodeURI);
+        const wrong = [...pred].filter((p) => !gold.has(p)).map(decodeURI);
+        err(k, `items F1 ${f.toFixed(3)} (${it?.kind ?? 'no item'}): missed ${missed.length} [${missed.slice(0, 3).join(' ')}] wrong ${wrong.length} [${wrong.slice(0, 4).join(' ')}]`);
+      }
+      if (!nextOk) err(k, `next: truth ${t.next ?? '-'} got ${nextPred ? decodeURI(nextPred) : '-'} (${it?.kind ?? 'no item'})`);
+    }
+  }
+  return s;
+}
+
+// ------------------------------------------------------------------ main ----------------------
+const base = dataPath('sites-crawl');
+if (!existsSync(base)) {
+  console.error(`data set not found: ${base}\nSet GLEANER_DATA to the folder that holds sites-crawl/.`);
+  process.exit(2);
+}
+const sites = readdirSync(base).filter((d) => existsSync(path.join(base, d, 'truth.json')) && (!only || only.includes(d))).sort();
+const work = mkdtempSync(path.join(tmpdir(), 'gleaner-bench-sites-'));
+const scores: SiteScore[] = [];
+try {
+  for (const name of sites) {
+    const truth = JSON.parse(readFileSync(path.join(base, name, 'truth.json'), 'utf8')) as Truth;
+    const server = await serve(path.join(base, name, 'public'));
+    let run: CrawlRun;
+    try {
+      run = await crawlSite(name, server.origin, work);
+    } finally {
+      await server.close();
+    }
+    const s = score(truth, run, server.origin);
+    scores.push(s);
+    process.stderr.write(`${name}: ${run.pages} pages, ${run.items.length} items in ${run.secs.toFixed(1)} s\n`);
+    if (writeErrors) {
+      const dir = path.join(ROOT, 'storage', 'bench-sites');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `${name}.errors.txt`), s.errors.sort().join('\n') + '\n\n' + run.summary + '\n');
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const all = (f: (s: SiteScore) => [number, number]) => scores.reduce<[number, number]>((a, s) => [a[0] + f(s)[0], a[1] + f(s)[1]], [0, 0]);
+const rows: (string | number)[][] = scores.map((s) => [
+  s.name,
+  frac(...s.type.detail),
+  frac(...s.type.list),
+  frac(...s.type.other),
+  frac(...s.title),
+  frac(...s.day),
+  frac(...s.author),
+  mean(s.content),
+  mean(s.itemF1All),
+  mean(s.itemF1Typed),
+  frac(...s.nextAll),
+  s.duplicates,
+  s.extra,
+  s.pagesPerSec,
+]);
+const pooled = (f: (s: SiteScore) => number[]) => mean(scores.flatMap(f));
+rows.push([
+  'all pages',
+  frac(...all((s) => s.type.detail)),
+  frac(...all((s) => s.type.list)),
+  frac(...all((s) => s.type.other)),
+  frac(...all((s) => s.title)),
+  frac(...all((s) => s.day)),
+  frac(...all((s) => s.author)),
+  pooled((s) => s.content),
+  pooled((s) => s.itemF1All),
+  pooled((s) => s.itemF1Typed),
+  frac(...all((s) => s.nextAll)),
+  scores.reduce((a, s) => a + s.duplicates, 0),
+  scores.reduce((a, s) => a + s.extra, 0),
+  mean(scores.map((s) => s.pagesPerSec)),
+]);
+console.log('\n### Zero-config crawls of sites-crawl (a spider with its start URL only; `gleaner crawl` as its own process)\n');
+printTable(
+  ['site', 'posts as articles', 'list pages as list', 'other as other', 'title', 'day', 'author', 'content F1', 'list item F1', 'item F1 (typed list)', 'next page', 'dup items', 'items off truth', 'pages/s'],
+  rows,
+);
+console.log('\ntitle/day/author/content: on posts stored as articles; list item F1 and next page: on every list page of the truth (a page stored as another kind scores 0 unless its truth is empty); item F1 (typed list): on list pages stored as lists. pages/s: shared 2-core machine.');
