@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { createPage } from '../src/core/page.js';
 import { extractList } from '../middleware/list/index.js';
-import { urlStep } from '../middleware/list/pagination.js';
+import { urlStep } from '../middleware/pagination/index.js';
 import { readManifest, readExpected, printTable, median, type ManifestEntry } from './lib/data.js';
 
 const verbose = process.argv.includes('--verbose');
@@ -199,7 +199,8 @@ for (const e of readManifest('lists/autopager/manifest.jsonl')) {
   // in the sequence and the labellers called it PREV (a blog's "← Older posts": autopager labels
   // by arrow, so "Newer posts →" is their NEXT; "one step further" is read from the URL's page
   // number, or from the link's "older" wording when the URL has none), or when the page has no next button and the
-  // prediction is the pager's page 2 (labelled PAGE) on page 1.
+  // prediction is the pager's page 2 (labelled PAGE) on page 1, or the pager's link
+  // to the page one step further on a later page.
   let seqOk = ok;
   if (!ok && pred) {
     const prevLink = (g.paginationLinks?.PREV ?? []).find((l) => l.url && normUrl(l.url) === pred);
@@ -213,6 +214,8 @@ for (const e of readManifest('lists/autopager/manifest.jsonl')) {
     const pageLinks = (g.paginationLinks?.PAGE ?? []).filter((l) => l.url && /^\d+$/.test((l.text ?? '').trim()));
     const lowest = Math.min(...pageLinks.map((l) => Number(l.text!.trim())));
     if (!gold.size && lowest === 2 && pageLinks.some((l) => Number(l.text!.trim()) === 2 && normUrl(l.url!) === pred)) seqOk = true;
+    // (or, on a later page, the pager's link one page further: `?page=9` on `?page=8`)
+    if (!gold.size && pageLinks.some((l) => normUrl(l.url!) === pred && urlStep(r.pageUrl, l.url!) === 1)) seqOk = true;
   }
   if (seqOk) seqRight++;
   if (gold.size) {

@@ -15,7 +15,7 @@
  *                     rows, differential peak clustering as the fallback.
  *  3. fields.ts     — per floor, by position consistency across floors: content (punctuation),
  *                     date, author (+ profile URL), floor number.
- *  4. pagination.ts — next page and numbered pages of the thread.
+ *  4. ../pagination — next page and numbered pages of the thread (shared with lists).
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
@@ -30,7 +30,7 @@ import { findAnchors } from './dates.js';
 import { buildIndex } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
-import { findPagination, laterPageInUrl } from './pagination.js';
+import { findPagination, laterPageInUrl } from '../pagination/index.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
@@ -118,7 +118,7 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const dates = chooseDates(ix, records, anchors, content);
   const authors = chooseAuthors(ix, records, content);
   const floors = chooseFloors(ix, records, content);
-  const pagination = findPagination(page, records.map((r) => r.range));
+  const pagination = findPagination(page, { exclude: records.map((r) => r.range) });
   // The first floor is the thread's main post only on the thread's first page: the pagination
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
   const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;

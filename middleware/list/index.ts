@@ -18,10 +18,10 @@ import { findDates, timezoneForLang } from '../../src/core/dates.js';
 import { pageIndex, subtreeText, anchorsIn, type PageIndex } from '../../src/core/page-index.js';
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
-import { findPagination } from './pagination.js';
+import { findPagination } from '../pagination/index.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
-export { findPagination, type Pagination } from './pagination.js';
+export { findPagination, type Pagination } from '../pagination/index.js';
 
 export interface ListResult {
   items: ListEntry[];

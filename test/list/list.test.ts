@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../../src/core/page.js';
 import { extractList, listMiddleware, findLinkClusters } from '../../middleware/list/index.js';
-import { findPagination, urlStep } from '../../middleware/list/pagination.js';
+import { findPagination, urlStep } from '../../middleware/pagination/index.js';
 import { classSignature } from '../../middleware/list/clusters.js';
 import { silentLogger, type PageContext } from '../../src/core/middleware.js';
 import { parseHtml } from '../../src/core/page.js';

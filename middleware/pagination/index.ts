@@ -1,5 +1,6 @@
 /**
- * Pagination: the next-page link and the numbered page links of a list (or forum thread).
+ * Pagination (issue 10 item 3): the next-page link and the numbered page links of a list page or a
+ * forum thread — one module for both, so a fix to one reaches the other.
  *
  * Evidence, strongest first: `rel=next`; a link text that says "next" in some language (or a
  * lone forward arrow); a class/id saying next; the link numbered current+1 in the pager; a URL
@@ -10,9 +11,8 @@
  */
 import { Element, Text } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { collapse } from '../../src/core/page.js';
-import { type PageIndex, pageIndex } from '../../src/core/page-index.js';
-import { anchorText } from './clusters.js';
+import { collapse, textOf } from '../../src/core/page.js';
+import { type PageIndex, type Range, pageIndex } from '../../src/core/page-index.js';
 
 /** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
 const NEXT_WORDS = new Set([
@@ -68,6 +68,45 @@ export interface Pagination {
   nextPage?: string;
   /** Numbered page links (other than this page), in page order as they appear. */
   pages?: string[];
+  /** The current page number, when the pager shows it. */
+  current?: number;
+}
+
+export interface PaginationOptions {
+  /** DFS ranges whose links are content, not pagination (a thread's posts: a number linked in a
+   * post is a quote or a footnote), sorted by start, disjoint. */
+  exclude?: Range[];
+}
+
+/** Whether i lies in one of the ranges (sorted by start, disjoint): binary search. */
+function inRanges(i: number, ranges: Range[]): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = ranges[mid]!;
+    if (i < r.start) hi = mid - 1;
+    else if (i > r.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Text of a link: its text, else its title attribute, else the alt text of an image in it. */
+function anchorText(el: Element): string {
+  const t = collapse(textOf(el));
+  if (t) return t;
+  const title = el.attribs.title?.trim();
+  if (title) return collapse(title);
+  const stack = [...el.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c instanceof Element) {
+      if (c.name === 'img' && c.attribs.alt?.trim()) return collapse(c.attribs.alt);
+      stack.push(...c.children);
+    }
+  }
+  return '';
 }
 
 interface Candidate {
@@ -182,41 +221,90 @@ function headRelNext(page: Page): string | undefined {
   return undefined;
 }
 
-export function findPagination(page: Page): Pagination {
+/** Elements that show the current page's number without a link (`<strong>3</strong>`,
+ * `<span class="current">3</span>`). */
+const CURRENT_TAGS = new Set(['strong', 'b', 'span', 'em']);
+const CURRENT_HINT = /(?:^|[-_\s])(?:current|active|selected|on|cur|thispage)(?:[-_\s]|$)/i;
+/** Levels above a numbered item searched for its pager container. */
+const PAGER_LEVELS = 3;
+
+/**
+ * Pager containers, best first: containers holding at least two numbered links, or one numbered
+ * link next to the current page's number (a two-page thread: "1 [2]"), whose numbers rise in page
+ * order (a column of vote counts or reply counts does not), outside calendars. A container whose
+ * class says pager comes first, then the deepest.
+ */
+function findPagers(dom: PageIndex, numbered: Array<{ index: number; num: number }>, shown: Array<{ index: number; num: number }>): number[] {
+  const items = new Map<number, Array<{ index: number; num: number; link: boolean }>>();
+  const vote = (x: { index: number; num: number }, link: boolean) => {
+    for (let k = dom.parent[x.index]!, lvl = 0; k >= 0 && lvl < PAGER_LEVELS; k = dom.parent[k]!, lvl++) {
+      let arr = items.get(k);
+      if (!arr) items.set(k, (arr = []));
+      arr.push({ index: x.index, num: x.num, link });
+    }
+  };
+  for (const x of numbered) vote(x, true);
+  for (const x of shown) vote(x, false);
+  const calendar = (k: number) => {
+    for (let j = k, lvl = 0; j >= 0 && lvl <= HINT_LEVELS; j = dom.parent[j]!, lvl++) if (CALENDAR_HINT.test(hintOf(dom.page.nodes[j] as Element))) return true;
+    return false;
+  };
+  const qualifies = (arr: Array<{ index: number; num: number; link: boolean }>) => {
+    const links = arr.filter((x) => x.link);
+    if (links.length < 2) {
+      if (links.length !== 1) return false;
+      const cur = arr.find((x) => !x.link);
+      if (!cur || Math.abs(cur.num - links[0]!.num) !== 1) return false;
+    }
+    const sorted = [...arr].sort((a, b) => a.index - b.index);
+    for (let i = 1; i < sorted.length; i++) if (sorted[i]!.num <= sorted[i - 1]!.num) return false;
+    return true;
+  };
+  const found: Array<{ k: number; links: number; hint: boolean }> = [];
+  for (const [k, arr] of items) {
+    if (!qualifies(arr) || calendar(k)) continue;
+    found.push({ k, links: arr.filter((x) => x.link).length, hint: PAGER_HINT.test(hintOf(dom.page.nodes[k] as Element)) });
+  }
+  // a container that says it is a pager first, then the deepest, then the one with more links
+  found.sort((a, b) => (a.hint !== b.hint ? (a.hint ? -1 : 1) : dom.depth[b.k]! - dom.depth[a.k]! || b.links - a.links || a.k - b.k));
+  return found.map((f) => f.k);
+}
+
+export function findPagination(page: Page, options: PaginationOptions = {}): Pagination {
   const dom = pageIndex(page);
+  const exclude = options.exclude ?? [];
   const nodes = page.nodes;
   const pageUrl = normUrl(page.url);
   const cands: Candidate[] = [];
-  // Pager containers: parents/grandparents of links whose text is a page number.
-  const pagerVotes = new Map<number, number>();
+  // Pager containers: parents/grandparents of links whose text is a page number, and of the
+  // current page's number (a link to this page, or a number shown without a link).
   const numbered: Array<{ index: number; num: number; url: string }> = [];
+  const shown: Array<{ index: number; num: number }> = [];
   for (const a of dom.anchors) {
+    if (exclude.length && inRanges(a, exclude)) continue;
     const el = nodes[a] as Element;
     const url = page.resolve(el.attribs.href);
-    if (!url || normUrl(url) === pageUrl || !sameHost(url, page.url)) continue;
+    if (!url || !sameHost(url, page.url)) continue;
     const text = anchorText(el);
-    const num = pageNumberText(text);
-    if (num !== undefined && text.length <= 7) {
-      numbered.push({ index: a, num, url });
-      for (let k = dom.parent[a]!, lvl = 0; k >= 0 && lvl < 3; k = dom.parent[k]!, lvl++) pagerVotes.set(k, (pagerVotes.get(k) ?? 0) + 1);
+    const num = text.length <= 7 ? pageNumberText(text) : undefined;
+    if (normUrl(url) === pageUrl) {
+      if (num !== undefined) shown.push({ index: a, num });
+      continue;
     }
+    if (num !== undefined) numbered.push({ index: a, num, url });
     cands.push({ index: a, url, text, score: 0 });
   }
-  // The pager: the deepest container holding ≥ 2 numbered links (deepest = highest DFS index
-  // among those with the most votes at their level).
-  let pager = -1;
-  for (const [k, v] of pagerVotes) {
-    if (v < 2) continue;
-    if (pager < 0 || dom.depth[k]! > dom.depth[pager]! || (dom.depth[k] === dom.depth[pager] && v > pagerVotes.get(pager)!)) pager = k;
+  for (let k = 0; k < dom.size; k++) {
+    const n = nodes[k];
+    if (!(n instanceof Text) || dom.inAnchor[k] || dom.textLen[k]! === 0 || dom.textLen[k]! > 7) continue;
+    if (exclude.length && inRanges(k, exclude)) continue;
+    const p = n.parent;
+    if (!(p instanceof Element) || !(CURRENT_TAGS.has(p.name) || CURRENT_HINT.test(hintOf(p)) || p.attribs['aria-current'])) continue;
+    const num = pageNumberText(n.data);
+    if (num !== undefined) shown.push({ index: k, num });
   }
-  // Prefer a container that says it is a pager.
-  for (const [k, v] of pagerVotes) {
-    if (v >= 2 && PAGER_HINT.test(hintOf(nodes[k] as Element))) {
-      pager = k;
-      break;
-    }
-  }
-  const inPager = (i: number) => pager >= 0 && i >= pager && i <= dom.end[pager]!;
+  const pagers = findPagers(dom, numbered, shown);
+  let pager = pagers[0] ?? -1;  const inPager = (i: number) => pager >= 0 && i >= pager && i <= dom.end[pager]!;
   const current = pager >= 0 ? currentPageNumber(dom, pager) : undefined;
   const currentFromUrl = (() => {
     const m = /(?:[?&](?:page|p|pg|paged|pagina|seite|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/p)(\d{1,5})(?=$|[/&.?#])/i.exec(page.url);
@@ -271,6 +359,12 @@ export function findPagination(page: Page): Pagination {
     const rel = headRelNext(page);
     if (rel && normUrl(rel) !== pageUrl) nextPage = rel;
   }
+  // The numbered pages come from the pager that holds the next link when one does (a thread page
+  // shows its own pager and its board's).
+  if (best && !inPager(best.index)) {
+    const holder = pagers.find((k) => best!.index >= k && best!.index <= dom.end[k]!);
+    if (holder !== undefined) pager = holder;
+  }
   const pages: string[] = [];
   const seen = new Set<string>([pageUrl]);
   for (const n of numbered) {
@@ -278,5 +372,27 @@ export function findPagination(page: Page): Pagination {
     seen.add(normUrl(n.url));
     pages.push(n.url);
   }
-  return { nextPage, pages: pages.length ? pages : undefined };
+  return { nextPage, pages: pages.length ? pages : undefined, current };
+}
+
+/**
+ * Whether a URL names a later page (`?page=3`, `&pn=2`, `&start=20`, `/page-2`, `/page/2`);
+ * undefined when the URL does not say.
+ */
+export function laterPageInUrl(url: string): boolean | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  for (const [k, v] of u.searchParams) {
+    const n = Number(v);
+    if (!Number.isInteger(n)) continue;
+    if (/^(page|pn|pg|pagenum|paged)$/i.test(k)) return n > 1;
+    if (/^(start|offset|from)$/i.test(k)) return n > 0;
+  }
+  const m = u.pathname.match(/\/page[-/](\d+)\/?$/i);
+  if (m) return Number(m[1]) > 1;
+  return undefined;
 }
