@@ -176,7 +176,9 @@ function keyOf(url: string, origin: string): string | undefined {
     return undefined;
   }
   if (u.origin !== origin) return undefined;
-  return u.pathname.replace(/\/index\.html$/, '/');
+  const k = u.pathname.replace(/\/index\.html$/, '/');
+  // a directory linked without its slash is the slash form (the server redirects there)
+  return k.endsWith('/') || /\.[a-z0-9]{2,5}$/i.test(k) ? k : k + '/';
 }
 
 /** Truth keys are encoded from UTF-8; the crawler's URLs too, but case of hex digits may differ. */
@@ -231,7 +233,7 @@ function score(truth: Truth, run: CrawlRun, origin: string): SiteScore {
   for (const it of run.items) {
     const k = keyOf(it.url, origin);
     if (k === undefined) continue;
-    const key = canon(k.endsWith('/') || /\.[a-z0-9]{2,5}$/i.test(k) ? k : k + '/');
+    const key = canon(k);
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key)!.push(it);
   }

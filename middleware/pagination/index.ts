@@ -59,8 +59,66 @@ const PAGER_HINT = /pag(?:e|er|es|ing|ination|inator|enav|elist|enumbers?)|(?:^|
 /** Minimal evidence for a next link (see the weights in `scoreNext`): a rel=next, a next word,
  * a next class, or an arrow/number combined with the pager or the URL step. */
 export const NEXT_MIN_SCORE = 5;
+/** An icon drawn as a forward arrow or named "next": a next word's weight minus one (an icon is
+ * reused more loosely than a word: carousels, "scroll right"), so it needs one more hint (the
+ * pager, the URL step) to beat a labelled link. */
+const ICON_NEXT_WEIGHT = 5;
 /** Ancestors searched for class hints, calendars and pagers. */
 const HINT_LEVELS = 4;
+/**
+ * Icon links (issue 12: prev/next drawn as icons, no text): the direction read from the words of
+ * the link's aria-label, title, class and id and those of the elements inside it (`<i class="fa
+ * fa-angle-right">`, `<svg class="icon-chevron-right">`, an icon font's ligature text
+ * `arrow_forward`). Words split at `-`, `_`, spaces and lower→upper case changes.
+ */
+const ICON_FORWARD_WORDS = new Set(['next', 'older', 'forward', 'forwards', 'nextpage', 'pagenext']);
+const ICON_BACKWARD_WORDS = new Set(['prev', 'previous', 'newer', 'back', 'backward', 'backwards', 'prevpage', 'pageprev']);
+/** "right"/"left" say a direction only beside a word that draws an arrow. */
+const ICON_SHAPE_WORDS = new Set(['arrow', 'arrows', 'angle', 'chevron', 'caret', 'triangle', 'navigate', 'double']);
+/** Words of an end link ("last page", "skip to end"): never the next page. */
+const ICON_END_WORDS = new Set(['last', 'first', 'end', 'start', 'double', 'skip']);
+/** Words in an aria-label or title that names an icon ("next page", "older posts"), at most. */
+const ICON_LABEL_MAX_WORDS = 3;
+/** Elements inside a link searched for icon words, at most (a link wrapping a card is no icon). */
+const ICON_MAX_ELEMENTS = 6;
+
+function iconWords(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** +1 forward, -1 backward, 0 no direction; 'end' for first/last links drawn as double arrows. */
+function iconDirection(words: string[]): 1 | -1 | 0 | 'end' {
+  const set = new Set(words);
+  let dir: 1 | -1 | 0 = 0;
+  if (words.some((w) => ICON_FORWARD_WORDS.has(w))) dir = 1;
+  else if (words.some((w) => ICON_BACKWARD_WORDS.has(w))) dir = -1;
+  else if (words.some((w) => ICON_SHAPE_WORDS.has(w))) dir = set.has('right') ? 1 : set.has('left') ? -1 : 0;
+  if (dir !== 0 && words.some((w) => ICON_END_WORDS.has(w))) return 'end';
+  return dir;
+}
+
+/** Words of a link's own attributes and of the (few) elements inside it. */
+function linkIconWords(el: Element): string[] {
+  // a label of a few words names the icon; a longer one describes the target ("Next level …")
+  const short = (v: string | undefined) => (v && iconWords(v).length <= ICON_LABEL_MAX_WORDS ? v : '');
+  const parts = [short(el.attribs['aria-label']), short(el.attribs.title), el.attribs.class ?? '', el.attribs.id ?? ''];
+  const stack = [...el.children];
+  let seen = 0;
+  while (stack.length && seen < ICON_MAX_ELEMENTS) {
+    const c = stack.pop()!;
+    if (c instanceof Element) {
+      seen++;
+      parts.push(c.attribs.class ?? '', short(c.attribs['aria-label']), c.name === 'use' ? (c.attribs.href ?? c.attribs['xlink:href'] ?? '') : '');
+      stack.push(...c.children);
+    }
+  }
+  return iconWords(parts.join(' '));
+}
+
 /** Page numbers written as text: up to 5 digits (beyond that it is an id). */
 const PAGE_NUMBER = /^\d{1,5}$/;
 
@@ -165,7 +223,7 @@ export function urlStep(pageUrl: string, linkUrl: string): number | 'added' | un
   if (b.nums.length === a.nums.length + 1) {
     const pn = normUrl(pageUrl);
     const ln = normUrl(linkUrl);
-    const added = /(?:[?&](?:page|p|pg|paged|pagina|seite|start|offset|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/p|[_-])(\d{1,4})(?=$|[/&.?])/i.exec(ln);
+    const added = /(?:[?&](?:page|p|pg|paged|pagina|seite|start|offset|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/page|\/p|[_-])(\d{1,4})(?=$|[/&.?])/i.exec(ln);
     if (added && Number(added[1]) <= 2) {
       const without = ln.slice(0, added.index) + ln.slice(added.index + added[0].length);
       const base = pn.replace(/\.(html?|php|aspx?)$/, '');
@@ -307,7 +365,7 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
   let pager = pagers[0] ?? -1;  const inPager = (i: number) => pager >= 0 && i >= pager && i <= dom.end[pager]!;
   const current = pager >= 0 ? currentPageNumber(dom, pager) : undefined;
   const currentFromUrl = (() => {
-    const m = /(?:[?&](?:page|p|pg|paged|pagina|seite|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/p)(\d{1,5})(?=$|[/&.?#])/i.exec(page.url);
+    const m = /(?:[?&](?:page|p|pg|paged|pagina|seite|pn|pageno|pagenum|page_no|currentpage)=|\/page\/|\/page|\/p)(\d{1,5})(?=$|[/&.?#])/i.exec(page.url);
     return m ? Number(m[1]) : undefined;
   })();
   const cur = current ?? currentFromUrl ?? 1;
@@ -318,7 +376,7 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
     const el = nodes[c.index] as Element;
     const raw = c.text.toLowerCase();
     const word = raw.replace(DECOR, '').trim();
-    const label = collapse(`${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`).toLowerCase().replace(DECOR, '');
+    const label = collapse(`${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`.replace(/[-_]+/g, ' ')).toLowerCase().replace(DECOR, '');
     let s = 0;
     let calendar = false;
     let hints = '';
@@ -337,6 +395,14 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
     if (NOT_NEXT_WORDS.has(word) || NOT_NEXT_WORDS.has(label) || /^(prev|newer|上一|前の)/.test(word)) s -= 8;
     const arrow = raw.replace(/\s+/g, '');
     if (FORWARD_ARROWS.has(arrow)) s += 3;
+    // an icon link (no words of its own, or an icon font's ligature): the icon's direction
+    const ligature = /^[a-z_]+$/.test(word) && word.includes('_') ? iconWords(word) : undefined;
+    if (!word || ligature) {
+      const dir = iconDirection([...linkIconWords(el), ...(ligature ?? [])]);
+      if (dir === 1) s += ICON_NEXT_WEIGHT;
+      else if (dir === -1) s -= ICON_NEXT_WEIGHT;
+      else if (dir === 'end') s -= 4;
+    }
     if (LAST_MARK.test(raw) || BACKWARD_ARROWS.test(raw.trim())) s -= 4;
     // A next class on a link whose text says something else ("Show all") is a styling reuse.
     const arrowOnly = FORWARD_ARROWS.has(raw.replace(/\s+/g, '')) || !word;
