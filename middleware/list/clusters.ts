@@ -175,6 +175,11 @@ export function anchorFallbackText(el: Element): string {
   return '';
 }
 
+/** Per-element chrome factor of a page (1, SECONDARY_FACTOR or CHROME_FACTOR), computed once. */
+export function pageChrome(page: Page): Float32Array {
+  return page.memo('list:chrome', () => chromeFactors(pageIndex(page)));
+}
+
 /** Per-element chrome factor (1, SECONDARY_FACTOR or CHROME_FACTOR), inherited downwards. */
 function chromeFactors(dom: PageIndex): Float32Array {
   const f = new Float32Array(dom.size).fill(1);
@@ -297,7 +302,7 @@ export function findLinkClusters(page: Page, options: ClusterOptions = {}): Link
 function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
   const dom = pageIndex(page);
   const nodes = page.nodes;
-  const chrome = chromeFactors(dom);
+  const chrome = pageChrome(page);
   const textCache = new Map<number, string>();
   const linkText = (a: number) => {
     let t = textCache.get(a);

@@ -19,8 +19,10 @@ import { pageIndex, subtreeText, anchorsIn, type PageIndex } from '../../src/cor
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from '../pagination/index.js';
+import { clusterShape, confidentList, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
+export { emptyShapes, readShapes, type ListShapes } from './shapes.js';
 export { findPagination, type Pagination } from '../pagination/index.js';
 
 export interface ListResult {
@@ -35,6 +37,9 @@ export interface ListOptions {
   /** Cap on items returned (a link farm of 10,000 entries is still a list, but the crawl budget
    * cannot use more). */
   maxItems?: number;
+  /** List-entry shapes learned from the site's other list pages (see shapes.ts): used when this
+   * page's own main list is too short or in chrome. */
+  shapes?: ListShapes;
 }
 
 /** Relative day words that findDates reads ("yesterday 20:48", "昨天 20:48"). */
@@ -277,8 +282,22 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const items: ListEntry[] = [];
   const seen = new Set<string>();
   const chosen = contentClusters(page);
-  const entries = chosen.flatMap((c) => c.entries);
+  let entries = chosen.flatMap((c) => c.entries);
   if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
+  // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
+  if (options.shapes && !confidentList(page, chosen[0], options.shapes)) {
+    const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
+    if (!isLearnedShape(options.shapes, own)) {
+      const learnt = learnedEntries(page, options.shapes);
+      if (learnt) entries = learnt.entries;
+      // what repeats here is what the site shows unchanged on its list pages (a side panel of
+      // recent posts beside a term index): no entries of this page's own
+      else if (isFixedShape(options.shapes, own)) entries = [];
+      // the site's entries look known, none is here, and what repeats is menu words (a term
+      // index: tag or category names with counts): no entries
+      else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(options.shapes)) entries = [];
+    }
+  }
   entries.sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;
@@ -304,10 +323,21 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   return { items, nextPage: pagination.nextPage, pages: pagination.pages };
 }
 
+/** Record what a list page teaches about the site's list shapes (mutates `shapes`). */
+export function observeListPage(page: Page, shapes: ListShapes): ListShapes {
+  return observeShapes(page, shapes, contentClusters(page)[0]);
+}
+
+/** Key of the learned list shapes in the site state. */
+export const SHAPES_KEY = 'listShapes';
+
 export const listMiddleware: MiddlewareFactory<ListOptions> = (options = {}) => ({
   name: 'list',
   process(ctx) {
-    const r = extractList(ctx.page, { timezone: ctx.timezone, ...options });
+    const shapes = readShapes(ctx.site.data[SHAPES_KEY]);
+    const r = extractList(ctx.page, { timezone: ctx.timezone, shapes, ...options });
+    ctx.site.data[SHAPES_KEY] = observeListPage(ctx.page, shapes);
+    ctx.site.touch();
     ctx.item.kind = 'list';
     if (ctx.page.title) ctx.item.title = ctx.page.title;
     ctx.item.items = r.items;

@@ -142,7 +142,7 @@ describe('clusters', () => {
 describe('listMiddleware', () => {
   it('fills the item and leaves following to the follow middleware', () => {
     const { page, expected } = fixture('en-blog-index');
-    const ctx = { page, request: { url: page.url }, item: { url: page.url }, follow: [], log: silentLogger, segments: page.segments } as unknown as PageContext;
+    const ctx = { page, request: { url: page.url }, item: { url: page.url }, follow: [], log: silentLogger, segments: page.segments, site: { key: 'blog.example.org', data: {}, touch() {} } } as unknown as PageContext;
     listMiddleware({}).process(ctx);
     expect(ctx.item.kind).toBe('list');
     expect(ctx.item.title).toBe('Engineering notes – Page 1');

@@ -1,0 +1,92 @@
+/**
+ * Lists of any length (issue 12 item 2): a site's list-entry shapes learned across its list pages
+ * (the list middleware's site state), so that a one-entry tag page and a two-entry last index page
+ * return their entries, not the menu or the side panel, and a term index returns none.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPage } from '../../src/core/page.js';
+import { silentLogger, type PageContext, type SiteState } from '../../src/core/middleware.js';
+import { extractList, listMiddleware, observeListPage, emptyShapes, readShapes, SHAPES_KEY } from '../../middleware/list/index.js';
+import { MAX_SHAPES } from '../../middleware/list/shapes.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dir = path.join(here, '..', 'fixtures', 'list', 'short-lists');
+const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
+  origin: string;
+  order: string[];
+  items: Record<string, string[]>;
+  next: Record<string, string>;
+};
+const load = (p: string) => createPage({ url: expected.origin + p, body: readFileSync(path.join(dir, p, 'index.html')) });
+const paths = (urls: Array<{ url: string }>) => urls.map((u) => new URL(u.url).pathname);
+
+/** The list middleware over the pages in crawl order, one site state shared (as in a crawl). */
+function crawl(order: string[]) {
+  const site: SiteState = { key: 'mudandfire.example', data: {}, touch() {} };
+  const out = new Map<string, PageContext['item']>();
+  const mw = listMiddleware({});
+  for (const p of order) {
+    const page = load(p);
+    const ctx = { page, request: { url: page.url }, item: { url: page.url }, follow: [], log: silentLogger, segments: page.segments, site } as unknown as PageContext;
+    mw.process(ctx);
+    out.set(p, ctx.item);
+  }
+  return { out, site };
+}
+
+describe('short lists in a crawl (fixture short-lists: home, archives, a one-post tag page, the last index page, the tag index)', () => {
+  const { out, site } = crawl(expected.order);
+  for (const p of expected.order) {
+    it(`${p}: exactly its entries`, () => {
+      expect(paths(out.get(p)!.items!)).toEqual(expected.items[p]);
+    });
+  }
+  it('the home page still finds its next page', () => {
+    expect(new URL(out.get('/')!.nextPage!).pathname).toBe(expected.next['/']);
+  });
+  it('the learned state is plain JSON and reads back', () => {
+    const copy = JSON.parse(JSON.stringify(site.data[SHAPES_KEY]));
+    expect(readShapes(copy)).toEqual(site.data[SHAPES_KEY]);
+    expect(readShapes({ version: 0 })).toEqual(emptyShapes());
+    expect(readShapes('junk')).toEqual(emptyShapes());
+  });
+});
+
+describe('without what the site taught', () => {
+  it('a one-post tag page alone shows no repetition of its own: the side panel wins', () => {
+    // documents why the shapes are needed: this is what a page seen alone returns
+    const r = extractList(load('/tags/kiln/'));
+    expect(paths(r.items)).not.toEqual(expected.items['/tags/kiln/']);
+  });
+  it('after the archives page (same entry markup) it returns its one entry', () => {
+    const shapes = emptyShapes();
+    observeListPage(load('/archives/'), shapes);
+    expect(paths(extractList(load('/tags/kiln/'), { shapes }).items)).toEqual(expected.items['/tags/kiln/']);
+  });
+  it('after the home page (a different template), the tag page still finds no entries of its own markup but not the side panel either', () => {
+    const shapes = emptyShapes();
+    observeListPage(load('/'), shapes);
+    observeListPage(load('/page/2/'), shapes);
+    const items = paths(extractList(load('/tags/kiln/'), { shapes }).items);
+    expect(items).not.toContain('/posts/wedging-clay-by-hand/');
+  });
+  it('the two-entry last index page after the home page', () => {
+    const shapes = emptyShapes();
+    observeListPage(load('/'), shapes);
+    expect(paths(extractList(load('/page/2/'), { shapes }).items)).toEqual(expected.items['/page/2/']);
+  });
+});
+
+describe('bounded state', () => {
+  it(`keeps at most ${MAX_SHAPES} shapes`, () => {
+    const shapes = emptyShapes();
+    for (let i = 0; i < 100; i++) {
+      const links = Array.from({ length: 3 }, (_, k) => `<div class="w${'abcdefghij'[i % 10]}${'abcdefghij'[Math.floor(i / 10)]}"><a class="l" href="/x/${i}/${k}">A title long enough ${i} ${k}</a></div>`).join('');
+      observeListPage(createPage({ url: `http://s.example/p${i}`, body: `<html><body>${links}</body></html>` }), shapes);
+    }
+    expect(Object.keys(shapes.shapes).length).toBeLessThanOrEqual(MAX_SHAPES);
+  });
+});
