@@ -18,6 +18,11 @@
  *   a trailing slash);
  * - pages/s as the crawl's summary prints it (the machine is shared: see `uptime`).
  *
+ * A second table checks that the list shapes learned during a crawl (middleware/list/shapes.ts) do
+ * not hang on the order the crawl met the pages: each site's list pages, read from disk, go through
+ * extractList + observeListPage in `--orders N` (default 5) seeded random orders and with the
+ * shortest lists first (the worst case: nothing learned yet when they come), item F1 per order.
+ *
  * `--errors` writes every miss to `storage/bench-sites/<site>.errors.txt`.
  */
 import http from 'node:http';
@@ -29,6 +34,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { dataPath, printTable } from './lib/data.js';
 import { bagF1, sameText } from './lib/metrics.js';
+import { createPage } from '../src/core/page.js';
+import { extractList, observeListPage, emptyShapes } from '../middleware/list/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -39,6 +46,7 @@ const argValue = (name: string) => {
 };
 const only = argValue('--only')?.split(',');
 const writeErrors = args.includes('--errors');
+const ORDERS = Number(argValue('--orders') ?? 5);
 /** Page budget of each crawl: well above every site's page count (the sites hold ≤ 120 pages). */
 const MAX_PAGES = 2000;
 
@@ -384,3 +392,40 @@ printTable(
   rows,
 );
 console.log('\ntitle/day/author/content: on posts stored as articles; list item F1 and next page: on every list page of the truth (a page stored as another kind scores 0 unless its truth is empty); item F1 (typed list): on list pages stored as lists. pages/s: shared 2-core machine.');
+
+// ------------------------------------------------------------------ order robustness ----------
+/** Deterministic shuffle (LCG, seeded): the same orders every run. */
+function shuffled<T>(xs: T[], seed: number): T[] {
+  const out = [...xs];
+  let x = seed;
+  const next = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+const orderRows: (string | number)[][] = [];
+for (const name of sites) {
+  const truth = JSON.parse(readFileSync(path.join(base, name, 'truth.json'), 'utf8')) as Truth;
+  const origin = 'http://127.0.0.1:8000';
+  const lists = Object.entries(truth.pages)
+    .filter(([, t]) => t.type === 'list')
+    .map(([k, t]) => ({ k, t, body: readFileSync(path.join(base, name, 'public', decodeURIComponent(k), k.endsWith('/') ? 'index.html' : '')) }));
+  const run = (order: typeof lists) => {
+    const shapes = emptyShapes();
+    const f1s = order.map(({ k, t, body }) => {
+      const page = createPage({ url: origin + k, body });
+      const r = extractList(page, { shapes });
+      observeListPage(page, shapes);
+      const pred = new Set(r.items.map((e) => keyOf(e.url, origin)).filter((x): x is string => x !== undefined).map(canon));
+      return prf(pred, new Set((t.items ?? []).map(canon)));
+    });
+    return mean(f1s);
+  };
+  const random = Array.from({ length: ORDERS }, (_, i) => run(shuffled(lists, i + 1)));
+  const shortFirst = run([...lists].sort((a, b) => (a.t.items?.length ?? 0) - (b.t.items?.length ?? 0)));
+  orderRows.push([name, lists.length, mean(random), Math.min(...random), shortFirst]);
+}
+console.log(`\n### List item F1 by the order list pages arrive (extractList + observeListPage on the saved pages; ${ORDERS} seeded random orders)\n`);
+printTable(['site', 'list pages', `mean of ${ORDERS} random orders`, 'worst random order', 'shortest lists first'], orderRows);
