@@ -192,6 +192,9 @@ function fromText(page: Page, o: DateOptions, f: Frame): { d: DateMatch; score: 
         // "today" in a menu or a weather box is not the article's date: relative words count only
         // in the dateline between headline and body, or after a publishing cue
         if (d.relative && !cue && !dateline) continue;
+        // …and only as a dateline of their own ("昨天 20:48", "Posted 3 hours ago"), never as a word
+        // in a sentence ("Today I fixed it.", a short first paragraph) nor inside the body (issue 12)
+        if (d.relative && (inSentence(s.text, d) || (s.index >= bodyStart && s.index <= bodyEnd && s.index !== bodyStart))) continue;
         let score: number;
         if (dateline) score = 1.5; // between headline and body
         else if (f.headline !== undefined && f.headline >= bodyStart && Math.abs(s.index - f.headline) <= HEADLINE_DATELINE_NODES) score = 1.5;
@@ -258,6 +261,21 @@ function rangeEnds(text: string, ds: DateMatch[]): Set<number> {
   return out;
 }
 
+/** Latin words in a row (no label mark between them) from which the rest of a line is a sentence. */
+const SENTENCE_WORDS = 4;
+
+/**
+ * Whether a date is a word in a sentence rather than a dateline: the rest of the line (without the
+ * date) ends like a sentence ("Today I fixed it.") or runs SENTENCE_WORDS words without a label mark
+ * between them; a dateline's rest is labels ("3小时前 来源：本地新闻", "Posted yesterday · 4 min read").
+ */
+function inSentence(text: string, d: DateMatch): boolean {
+  if (dateShare(text, d) >= DATE_ONLY_SHARE) return false;
+  const rest = (text.slice(0, d.index) + ' ' + text.slice(d.index + d.text.length)).trim();
+  if (/[.!?。！？]["'”’)]?$/.test(rest)) return true;
+  return rest.split(/[·|•:：/\-–—]/).some((part) => (part.match(/\p{Script=Latin}+/gu) ?? []).length >= SENTENCE_WORDS);
+}
+
 /** Share of the text (spaces aside) that the date covers. */
 function dateShare(text: string, d: DateMatch): number {
   const all = text.replace(/\s+/g, '').length;
@@ -281,7 +299,11 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
   // (else the language's convention: 06/02/2022 on a French page is 6 February)
   const pageOrder = numericDayFirst(shortTexts(page));
   const dayFirst = pageOrder ?? dayFirstForLang(langTag(page));
-  const o: DateOptions = { now: page.fetchedAt, timezone: options.timezone, ...(dayFirst !== undefined ? { dayFirst } : {}) };
+  // dates shown without an offset (a day alone: "March 3, 2024") are in the site's zone: the
+  // spider's or the language's, else the offset the page's own machine dates carry (issue 12: a day
+  // stamped at UTC midnight is the previous day west of Greenwich)
+  const timezone = options.timezone ?? pageOffsetZone(page);
+  const o: DateOptions = { now: page.fetchedAt, timezone, ...(dayFirst !== undefined ? { dayFirst } : {}) };
   const anchor = options.anchor ?? 0;
   const found = fromText(page, o, { anchor, bodyStart: options.bodyStart ?? anchor, bodyEnd: options.bodyEnd ?? Number.MAX_SAFE_INTEGER, headline: options.headline });
   let text = found?.d;
@@ -318,6 +340,31 @@ export function extractPublished(page: Page, options: PublishedOptions = {}): Pu
     return { iso: modified.iso, text: text?.text, source: 'meta', precision: modified.precision };
   }
   if (text) return { iso: text.iso, text: text.text, source: 'text', precision: text.precision };
+  return undefined;
+}
+
+/** An ISO date-time with a non-zero offset (`…T18:20:00-05:00`): evidence of the site's zone. A
+ * `Z` or `+00:00` value is as often an instant written in UTC as a zone, so it says nothing. */
+const OFFSET_VALUE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?([+-])(\d{2}):?(\d{2})$/;
+
+/** The fixed zone (`UTC-5`) of the first machine date on the page with a non-zero offset: meta
+ * publish/modify keys, JSON-LD dates, `<time datetime>`. Undefined when the page carries none. */
+function pageOffsetZone(page: Page): string | undefined {
+  const values: string[] = [];
+  for (const k of [...META_KEYS, ...MODIFIED_KEYS]) {
+    const v = page.meta.get(k);
+    if (v) values.push(v);
+  }
+  for (const obj of jsonLdArticles(page)) for (const k of ['datePublished', 'dateModified', 'dateCreated']) if (typeof obj[k] === 'string') values.push(obj[k] as string);
+  for (const n of page.nodes) if (n instanceof Element && n.name === 'time' && n.attribs.datetime) values.push(n.attribs.datetime);
+  for (const v of values) {
+    const m = OFFSET_VALUE.exec(v.trim());
+    if (!m || (m[2] === '00' && m[3] === '00')) continue;
+    const h = Number(m[2]);
+    const mi = Number(m[3]);
+    if (h > 14) continue;
+    return `UTC${m[1]}${h}${mi ? `:${m[3]}` : ''}`;
+  }
   return undefined;
 }
 
