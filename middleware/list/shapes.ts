@@ -17,7 +17,7 @@
  */
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { pageIndex, type PageIndex } from '../../src/core/page-index.js';
+import { pageIndex, subtreeText, type PageIndex } from '../../src/core/page-index.js';
 import { anchorText, DOWNLOAD_URL, localSignature, pageChrome, textWidth, TITLE_MIN_WIDTH, type ClusterEntry, type LinkCluster } from './clusters.js';
 
 /** Link + ancestors in a shape (the twin-title markup depth of clusters.ts: the title link, its
@@ -103,7 +103,9 @@ function titleLinks(page: Page): TitleLink[] {
       const el = page.nodes[a] as Element;
       const url = page.resolve(el.attribs.href);
       if (!url || url.replace(/#.*$/, '') === here || DOWNLOAD_URL.test(url)) continue;
-      const title = anchorText(el);
+      // a link without words laid over a card (`<a class="entry-link" aria-label="…">`) takes the
+      // card's heading
+      const title = anchorText(el) || headingAround(dom, a);
       if (!title) continue;
       const shape = shapeOf(dom, a);
       if (shape !== undefined) out.push({ anchor: a, url, title, shape, chrome: chrome[a]! < 1, long: textWidth(title) >= TITLE_MIN_WIDTH });
@@ -122,6 +124,19 @@ export function shapeOf(dom: PageIndex, a: number): string | undefined {
   for (let l = 0; l < SHAPE_LEVELS - 1 && k >= 0; l++) k = dom.parent[k]!;
   const outer = k >= 0 ? (dom.page.nodes[k] as Element).name : '';
   return `${inner}<${outer}`;
+}
+
+/** The first heading (h1–h6) inside the nearest ancestor of a link that holds one, within
+ * SHAPE_LEVELS: the title of the card the link covers. */
+function headingAround(dom: PageIndex, a: number): string {
+  for (let k = dom.parent[a]!, l = 1; k >= 0 && l < SHAPE_LEVELS; k = dom.parent[k]!, l++) {
+    const end = dom.end[k]!;
+    for (let j = k + 1; j <= end; j++) {
+      const n = dom.page.nodes[j];
+      if (n instanceof Element && /^h[1-6]$/.test(n.name) && dom.chars[j]! > 0) return subtreeText(dom, j);
+    }
+  }
+  return '';
 }
 
 /** The shape most entries of a cluster share, if a clear majority does. */

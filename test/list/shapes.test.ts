@@ -90,3 +90,17 @@ describe('bounded state', () => {
     expect(Object.keys(shapes.shapes).length).toBeLessThanOrEqual(MAX_SHAPES);
   });
 });
+
+describe('cards covered by a link without words (a Hugo theme: <a class="entry-link" aria-label=…> over the card)', () => {
+  const card = (i: number) =>
+    `<article class="post-entry"><header class="entry-header"><h2>Notes on topic number ${i} for the week</h2></header><div class="entry-content"><p>A summary of the post about topic ${i}, two lines of text.</p></div><footer class="entry-footer"><span>March ${i}, 2024</span></footer><a class="entry-link" aria-label="post link to topic ${i}" href="/posts/topic-${i}/"></a></article>`;
+  const menu = '<header class="header"><nav class="nav"><a href="/">My Blog</a><ul id="menu"><li><a href="/archives/">Archive</a></li><li><a href="/tags/">Tags</a></li><li><a href="/search/">Search</a></li></ul></nav></header>';
+  const page = (url: string, cards: number[], head = '') =>
+    createPage({ url, body: `<html><body>${menu}<main class="main">${head}${cards.map(card).join('')}</main><footer class="footer">© 2024</footer></body></html>` });
+  it('a one-post tag page returns its card, with the card heading as title', () => {
+    const shapes = emptyShapes();
+    observeListPage(page('http://myblog.example/', [1, 2, 3, 4, 5, 6]), shapes);
+    const r = extractList(page('http://myblog.example/tags/lamps/', [4], '<header class="page-header"><h1>lamps</h1></header>'), { shapes });
+    expect(r.items).toEqual([{ url: 'http://myblog.example/posts/topic-4/', title: 'Notes on topic number 4 for the week', publishedAt: '2024-03-04T00:00:00Z' }]);
+  });
+});
