@@ -436,8 +436,11 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
   for (const n of numbered) {
     if (!inPager(n.index) || seen.has(normUrl(n.url))) continue;
     seen.add(normUrl(n.url));
-    pages.push(n.url);
+    pages.push(n.url.replace(/#.*$/, ''));
   }
+  // a pager's links often jump to the list's column (`/page/2/#content-inner`): the page is the URL
+  // without its fragment
+  if (nextPage) nextPage = nextPage.replace(/#.*$/, '');
   return { nextPage, pages: pages.length ? pages : undefined, current };
 }
 

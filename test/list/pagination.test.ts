@@ -64,6 +64,9 @@ describe('pagers', () => {
     expect(r.pages).toBeUndefined();
     expect(r.nextPage).toBeUndefined();
   });
+  it('a fragment on the pager link (jump to the column) is not part of the next page', () => {
+    expect(next('http://x.example/', '<nav id="pagination"><span class="page-number current">1</span><a class="page-number" href="/page/2/#content-inner">2</a><a class="extend next" rel="next" href="/page/2/#content-inner"><i class="fas fa-chevron-right"></i></a></nav>')).toBe('http://x.example/page/2/');
+  });
   it('/pageN without a slash is a page step', () => {
     expect(next('http://x.example/', '<div class="pagination"><span class="current">1</span> <a href="/page2">2</a> <a href="/page3">3</a></div>')).toBe('http://x.example/page2');
   });
