@@ -2,8 +2,10 @@
  * Pagination (issue 10 item 3): the next-page link and the numbered page links of a list page or a
  * forum thread — one module for both, so a fix to one reaches the other.
  *
- * Evidence, strongest first: `rel=next`; a link text that says "next" in some language (or a
- * lone forward arrow); a class/id saying next; the link numbered current+1 in the pager; a URL
+ * Evidence, strongest first: `rel=next`; a link text (or a short aria-label/title) that says
+ * "next" in some language, or a lone forward arrow; an icon link without words whose classes or
+ * icon draw a forward arrow (issue 12); a class/id saying next; the link numbered current+1 in
+ * the pager (numbers rising in page order, the current one shown without a link); a URL
  * equal to the page URL except for one number that is one step further. "Next" means the next
  * page of the sequence (page N+1): on blogs that is "Older posts", not "Newer posts".
  *
