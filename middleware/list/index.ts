@@ -19,7 +19,7 @@ import { pageIndex, subtreeText, anchorsIn, type PageIndex } from '../../src/cor
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from '../pagination/index.js';
-import { clusterShape, confidentList, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
+import { clusterShape, confidentList, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
 export { emptyShapes, readShapes, type ListShapes } from './shapes.js';
@@ -296,6 +296,9 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
       // the site's entries look known, none is here, and what repeats is menu words (a term
       // index: tag or category names with counts): no entries
       else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(options.shapes)) entries = [];
+      // nothing learned occurs here and the page's only repetition is a landmark of chrome (a
+      // side panel) or menu words: the title links outside chrome landmarks are its entries
+      else if (chosen[0] && (inLandmark(page, chosen[0].container) || chosen[0].meanWidth < TITLE_MIN_WIDTH)) entries = openEntries(page, options.shapes) ?? entries;
     }
   }
   entries.sort((a, b) => a.anchor - b.anchor);

@@ -87,8 +87,8 @@ interface TitleLink {
   shape: string;
   /** Inside page chrome (see clusters.ts: a `tag` class on a tag page's content column counts). */
   chrome: boolean;
-  /** Title-length text (TITLE_MIN_WIDTH): a short title ("Welcome") counts only in a shape that
-   * held main lists. */
+  /** Title-length text (TITLE_MIN_WIDTH): only such links teach shapes; a short title ("Welcome")
+   * still counts in a learned shape. */
   long: boolean;
 }
 
@@ -233,9 +233,7 @@ export function learnedEntries(page: Page, shapes: ListShapes, except?: string):
   for (const t of links) {
     const s = shapes.shapes[t.shape];
     if (!s || !learned(s) || t.shape === except) continue;
-    // chrome words in class names are loose (a tag page's column is `content tag`): a shape that
-    // held main lists is trusted there, one learned from recurrence alone is not
-    if (!t.long && s.main < 1) continue;
+    // (a short title — "Welcome", "https初探" — counts in a learned shape: the markup says title)
     let arr = byShape.get(t.shape);
     if (!arr) byShape.set(t.shape, (arr = []));
     arr.push(t);
@@ -252,6 +250,54 @@ export function learnedEntries(page: Page, shapes: ListShapes, except?: string):
   const anchors = best.links.map((t) => t.anchor);
   const entries = best.links.map((t) => ({ url: t.url, title: t.title, anchor: t.anchor, record: recordOf(dom, t.anchor, anchors) }));
   return { shape: best.shape, entries };
+}
+
+/** Elements that are page chrome by their tag or landmark role (not by class words, which are
+ * loose: a tag page's column `content tag`). A `header`/`footer` is the page's banner or footer
+ * only outside sectioning content (HTML-AAM): inside an `article` it is the entry's own header. */
+const LANDMARK_TAGS = new Set(['nav', 'aside', 'menu']);
+const PAGE_BAND_TAGS = new Set(['header', 'footer']);
+const SECTIONING_TAGS = new Set(['article', 'section', 'main', 'aside', 'nav']);
+const LANDMARK_ROLES = /^(?:navigation|banner|contentinfo|complementary|menu|menubar)$/;
+
+/** Per node: inside a landmark of page chrome (see LANDMARK_TAGS), computed once per page. */
+function landmarks(page: Page): Uint8Array {
+  return page.memo('list:landmarks', () => {
+    const dom = pageIndex(page);
+    // bit 1: inside chrome; bit 2: inside sectioning content
+    const f = new Uint8Array(dom.size);
+    for (let i = 0; i < dom.size; i++) {
+      const p = dom.parent[i]!;
+      const up = p >= 0 ? f[p]! : 0;
+      const n = page.nodes[i];
+      let v = up;
+      if (n instanceof Element) {
+        const band = PAGE_BAND_TAGS.has(n.name) && !(up & 2);
+        if (band || LANDMARK_TAGS.has(n.name) || LANDMARK_ROLES.test(n.attribs.role ?? '')) v |= 1;
+        if (SECTIONING_TAGS.has(n.name)) v |= 2;
+      }
+      f[i] = v;
+    }
+    return f;
+  });
+}
+
+/** Whether a DFS index lies inside a chrome landmark (nav, header, footer, aside …). */
+export function inLandmark(page: Page, i: number): boolean {
+  return (landmarks(page)[i]! & 1) === 1;
+}
+
+/**
+ * Before the site has taught a shape that occurs here: the title-length links outside chrome
+ * landmarks, in a classed shape the site does not show unchanged everywhere — the entries of a
+ * short list whose only repetition is a side panel or a menu. Undefined when there are none.
+ */
+export function openEntries(page: Page, shapes: ListShapes): ClusterEntry[] | undefined {
+  const dom = pageIndex(page);
+  const links = titleLinks(page).filter((t) => t.long && !inLandmark(page, t.anchor) && !fixed(shapes.shapes[t.shape]));
+  if (!links.length) return undefined;
+  const anchors = links.map((t) => t.anchor);
+  return links.map((t) => ({ url: t.url, title: t.title, anchor: t.anchor, record: recordOf(dom, t.anchor, anchors) }));
 }
 
 /** Whether the site has taught at least one shape of its main lists. */

@@ -61,6 +61,13 @@ describe('without what the site taught', () => {
     const r = extractList(load('/tags/kiln/'));
     expect(paths(r.items)).not.toEqual(expected.items['/tags/kiln/']);
   });
+  it('in a crawl that has learned nothing yet, the side panel (an aside) is not taken: the link outside chrome is', () => {
+    expect(paths(extractList(load('/tags/kiln/'), { shapes: emptyShapes() }).items)).toEqual(expected.items['/tags/kiln/']);
+  });
+  it('an entry\'s own <header> inside an <article> is not page chrome', () => {
+    const body = '<html><body><header><nav><a href="/">Home</a><a href="/a/">Archive</a><a href="/t/">Tags</a></nav></header><main><article><header class="post-header"><a class="post-title-link" href="/p/one/">The only post with this tag so far</a></header></article></main><aside><ul><li><a href="/p/x/">A recent post in the side panel one</a></li><li><a href="/p/y/">A recent post in the side panel two</a></li><li><a href="/p/z/">A recent post in the side panel three</a></li></ul></aside></body></html>';
+    expect(paths(extractList(createPage({ url: 'http://b.example/tags/t/', body }), { shapes: emptyShapes() }).items)).toEqual(['/p/one/']);
+  });
   it('after the archives page (same entry markup) it returns its one entry', () => {
     const shapes = emptyShapes();
     observeListPage(load('/archives/'), shapes);
