@@ -7,7 +7,7 @@
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
-import { parseDocument } from 'htmlparser2';
+import { parseDocumentLinear } from './html-parser.js';
 import { Document, Element, Text, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
 import { createRequire } from 'node:module';
 import type { CheerioAPI } from 'cheerio';
@@ -180,7 +180,7 @@ export function dropBogusCdata(html: string): string {
 
 /** Parse HTML into a domhandler Document (htmlparser2, HTML mode, entities decoded). */
 export function parseHtml(html: string): Document {
-  const doc = parseDocument(dropBogusCdata(html), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc = parseDocumentLinear(dropBogusCdata(html), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   capDepth(doc);
   return doc;
 }
