@@ -11,7 +11,6 @@
 import path from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
-import { gotScraping } from 'got-scraping';
 import { createPage } from '../core/page.js';
 import { BinaryContentError } from '../core/decode.js';
 import { buildChain, closeChain, MiddlewareError, openChain } from '../chain/chain.js';
@@ -21,10 +20,14 @@ import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
-import { isIP } from 'node:net';
-import { AddressGuard, BlockedAddressError, guardedLookup, hostAllowed, isPrivateAddress, normaliseDomains } from './net-guard.js';
+import { AddressGuard, defaultDomains, hostAllowed, normaliseDomains, parseDomains, urlAllowed } from './net-guard.js';
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
-import { HostRateLimiter, RobotsCache } from './politeness.js';
+import { HostRateLimiter, RobotsCache, ROBOTS_MAX_BYTES } from './politeness.js';
+import { Downloader, toFetchError } from './downloader/index.js';
+import { addressGuardStep, defaultSteps, redirectStep } from './downloader/steps.js';
+import { AbortedError, BlockedError, FetchError, HttpStatusError, RedirectError, TooLargeError } from './errors.js';
+import { FailureLog, displayUrl } from './failure-log.js';
+import { seenAsDirectoryTwin } from './url-aliases.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
 import { CallbackSink, DatasetFileSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
 import { ItemPipeline } from './pipeline.js';
@@ -49,6 +52,21 @@ export const DEFAULTS = {
   maxResponseBytes: 10 * 1024 * 1024,
   timeoutSecs: 30,
   maxRetries: 2,
+  /** First retry pause; doubles per retry, plus up to 25 % jitter (downloader/backoff.ts). 1 s
+   * lets a server that dropped one connection recover; 1 + 2 s for the default two retries. */
+  retryBackoffSecs: 1,
+  /** Longest retry pause. A Retry-After asking for more fails the request instead of holding a
+   * slot (the host is still paused for the others). */
+  maxRetryDelaySecs: 60,
+  /** How often Crawlee's autoscaler may change concurrency, and by what share of the current
+   * value (Crawlee's defaults, 10 s and 5 %, took minutes to leave 5: on a 0–300 ms loopback
+   * server with maxConcurrency 50 the crawl never had more than 9 requests in flight, issue 14).
+   * 1 s and 50 % reach 50 from 5 in about 6 s when the process keeps up. */
+  autoscaleIntervalSecs: 1,
+  scaleUpStepRatio: 0.5,
+  /** After SIGINT/SIGTERM the crawl stops this fast or the process exits anyway (the journal is
+   * durable at every step, so an exit loses nothing; issue 14 target: every signal within 2 s). */
+  stopGraceMs: 1_500,
   /** Progress line and frontier checkpoint intervals. */
   progressIntervalMs: 3_000,
   checkpointIntervalMs: 3_000,
@@ -79,6 +97,19 @@ export interface CrawlSummary extends CrawlProgress {
   failuresByMiddleware: Record<string, number>;
   /** Fetch failures by reason (`http 404`, `timeout`, `blocked address` …). */
   failuresByReason: Record<string, number>;
+  /** Up to three URLs (decoded) per failure reason. */
+  failureExamples: Record<string, string[]>;
+  /** Requests retried (after a backoff or Retry-After pause). */
+  retries: number;
+  /** URLs found and queued but never fetched because `maxPages` was reached. */
+  unvisitedByBudget: number;
+  /** Why the crawl stopped early, if it did (`maxPages reached`, `maxFailedPages reached`, a signal). */
+  stoppedBy?: string;
+  /** Start URLs, and how many of them were refused or failed (none fetched: exit code 1). */
+  startUrls: number;
+  startUrlsFailed: number;
+  /** Links not queued because they are the directory-index twin of a URL already queued. */
+  directoryTwins: number;
   /** Pages a middleware dropped on purpose (`ctx.drop`), by reason. */
   dropped: Record<string, number>;
   invalidItems: Record<string, number>;
@@ -110,35 +141,22 @@ export interface RunOptions {
   frontier?: Frontier;
 }
 
-class RobotsDisallowedError extends NonRetryableError {
-  constructor(url: string) {
-    super(`robots.txt disallows ${url}`);
-    this.name = 'RobotsDisallowedError';
+/** A fetch error Crawlee must not retry (the browser path, where Crawlee retries). */
+class FinalFetchError extends NonRetryableError {
+  constructor(readonly error: FetchError) {
+    super(error.message);
+    this.name = 'FinalFetchError';
   }
 }
 
-class FetchFailure extends NonRetryableError {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'FetchFailure';
-  }
-}
+/** Robots.txt refusals logged one by one (the rest are counted in the summary). */
+const LOGGED_ROBOTS_SKIPS = 3;
+/** robots.txt has its own, short timeout: it gates every page of its origin. */
+const ROBOTS_TIMEOUT_MS = 10_000;
 
-/** Content types we will not parse as pages. */
-const NON_PAGE_TYPE = /^(image|audio|video|font)\/|^application\/(pdf|zip|gzip|x-gzip|octet-stream|x-tar|x-7z|vnd\.|msword|x-rar|wasm|java-archive)/i;
-
+/** The summary key of any failure. */
 function reasonOf(e: unknown): string {
-  const err = e as Error & { code?: string; reason?: string };
-  if (err instanceof FetchFailure) return err.reason;
-  if (err instanceof BlockedAddressError || err?.name === 'BlockedAddressError' || (err as any)?.cause?.name === 'BlockedAddressError') return 'blocked address';
-  if (err?.name === 'TimeoutError' || err?.code === 'ETIMEDOUT' || /timed? ?out/i.test(err?.message ?? '')) return 'timeout';
-  if (err?.code) return `network ${err.code}`;
-  const http = /HTTP (\d{3})/.exec(err?.message ?? '');
-  if (http) return `http ${http[1]}`;
-  return 'error';
+  return e instanceof FetchError ? e.reason : toFetchError(e, '', 0).reason;
 }
 
 function siteKeyFunction(spider: SpiderConfig): (url: string) => string {
@@ -183,7 +201,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const maxPages = opts.maxPages ?? spider.maxPages;
   const maxBytes = c.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const timeoutSecs = c.timeoutSecs ?? DEFAULTS.timeoutSecs;
-  const domains = normaliseDomains(spider.allowedDomains ?? spider.startUrls.map((u) => new URL(u).hostname));
+  const maxFailedPages = c.maxFailedPages;
+  const domains = parseDomains(spider.allowedDomains ?? defaultDomains(spider.startUrls));
   const rules = compileRules(spider.follow);
   const siteKey = siteKeyFunction(spider);
   const guard = new AddressGuard(!!spider.allowPrivateAddresses);
@@ -197,7 +216,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
 
   // --- state: frontier, dataset, site store -------------------------------------------------
   if (opts.fresh) rmSync(datasetDir, { recursive: true, force: true });
-  const frontier: Frontier = opts.frontier ?? JournalFrontier.open(stateDir, spider.name, { maxPages, fresh: opts.fresh });
+  const frontier: Frontier = opts.frontier ?? JournalFrontier.open(stateDir, spider.name, { fresh: opts.fresh });
   if (frontier instanceof JournalFrontier && frontier.previousFinished && !opts.fresh) {
     log.info(`the previous crawl of "${spider.name}" finished: starting over (dataset replaced; an interrupted crawl would resume)`);
     frontier.reset();
@@ -220,11 +239,24 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   await openChain(chain, env);
 
   // --- counters ------------------------------------------------------------------------------
+  /** Aborts every fetch, retry pause and rate-limit wait: the crawl is stopping. */
+  const stop = new AbortController();
   let pages = 0;
   let failed = 0;
   let skippedByRobots = 0;
+  let directoryTwins = 0;
+  let startUrlsFailed = 0;
+  let stoppedBy: string | undefined;
+  /** Requests handed to Crawlee and not yet settled (the page budget counts them as taken). */
+  let inFlight = 0;
+  /** Request handlers running now (drained before the sinks close). */
+  let activeHandlers = 0;
+  /** Pages fetched successfully by earlier runs of this crawl (resume): the budget counts them. */
+  const previousPages = (() => {
+    const st = frontier.stats();
+    return Math.max(0, st.done - st.failed - (st.skipped ?? 0));
+  })();
   const failuresByMiddleware: Record<string, number> = {};
-  const failuresByReason: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
   const started = Date.now();
@@ -234,9 +266,23 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const config = new Configuration({ storageClient: memory, persistStorage: false, purgeOnStart: false, availableMemoryRatio: 0.5 });
   const requestQueue = await RequestQueue.open(`gleaner-${spider.name}-${process.pid}-${Date.now()}`, { config, storageClient: memory });
   const toCrawlee = (r: FrontierRequest) => ({ url: r.url, uniqueKey: r.url, userData: { ...r, label: r.label } });
+  /** Pages the budget still allows to start: `maxPages` counts successful pages only, so a failed
+   * request gives its place back (issue 12: 261 of 400 requests were 404 and the crawl stopped
+   * with 4 of 18 index pages unvisited). */
+  const budgetLeft = () => (maxPages === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, maxPages - previousPages - pages - inFlight));
+  const budgetReached = () => maxPages !== undefined && previousPages + pages >= maxPages;
   const pump = async () => {
-    const batch = await frontier.take(Number.MAX_SAFE_INTEGER);
-    if (batch.length) await requestQueue.addRequests(batch.map(toCrawlee), { forefront: false });
+    if (stop.signal.aborted) return;
+    const batch = await frontier.take(budgetLeft());
+    if (!batch.length) return;
+    inFlight += batch.length;
+    await requestQueue.addRequests(batch.map(toCrawlee), { forefront: false });
+  };
+  /** A taken request reached its end (stored, dropped, failed or skipped). */
+  const settle = async () => {
+    inFlight--;
+    if (budgetReached() && !stoppedBy) stoppedBy = `maxPages (${maxPages}) reached`;
+    else await pump();
   };
 
   const seeds: FrontierRequest[] = spider.startUrls.map((url) => {
@@ -248,14 +294,67 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   await frontier.add(seeds);
   await pump();
 
+  // --- the downloader: robots.txt, address guard, off-site, rate, size, redirects, retries -----
+  const robotsFetcher = new Downloader({
+    // RFC 9309 §2.3.1.2: follow at least five redirects; every hop through the address guard.
+    steps: [...(spider.allowPrivateAddresses ? [] : [addressGuardStep(guard)]), redirectStep(5)],
+    timeoutMs: ROBOTS_TIMEOUT_MS,
+    maxBytes: ROBOTS_MAX_BYTES,
+    truncate: true,
+    signal: stop.signal,
+    headersFor: () => ({ ...(c.headers ?? {}) }),
+    proxyFor: () => proxies[0],
+    guardDns: !spider.allowPrivateAddresses,
+  });
   const robots =
     c.robotsTxt === false
       ? undefined
-      : new RobotsCache(async (url) => {
-          await guard.check(url);
-          const r = await gotScraping({ url, timeout: { request: 10_000 }, throwHttpErrors: false, responseType: 'text', retry: { limit: 0 }, proxyUrl: proxies[0], dnsLookup: spider.allowPrivateAddresses ? undefined : guardedLookup } as any);
-          return { status: r.statusCode, body: r.statusCode < 400 ? String(r.body).slice(0, 512 * 1024) : '' };
-        });
+      : new RobotsCache(
+          async (url) => {
+            try {
+              const r = await robotsFetcher.fetch(url);
+              return { status: r.status, body: r.body.toString('utf8') };
+            } catch (e) {
+              // RFC 9309 §2.3.1.2: a chain that loops or runs long means "unavailable" (no rules); a
+              // hop to a refused address is the same for us.
+              if (e instanceof RedirectError || e instanceof BlockedError) return { status: 404 };
+              return { error: e instanceof FetchError ? e.reason : (e as Error).message };
+            }
+          },
+          { signal: stop.signal, onUnavailable: (_origin, why) => log.warning(why) },
+        );
+  const failureLog = new FailureLog(log);
+  let retries = 0;
+  const downloader = new Downloader({
+    steps: defaultSteps({
+      domains,
+      guard: spider.allowPrivateAddresses ? undefined : guard,
+      robots,
+      limiter,
+      maxBytes,
+      retry: {
+        maxRetries: c.maxRetries ?? DEFAULTS.maxRetries,
+        baseDelayMs: (c.retryBackoffSecs ?? DEFAULTS.retryBackoffSecs) * 1000,
+        maxDelayMs: (c.maxRetryDelaySecs ?? DEFAULTS.maxRetryDelaySecs) * 1000,
+      },
+    }),
+    timeoutMs: timeoutSecs * 1000,
+    maxBytes,
+    signal: stop.signal,
+    headersFor: (url) => {
+      const headers: Record<string, string> = { ...(c.headers ?? {}) };
+      const cookie = cookieHeaderFor(url, spider);
+      if (cookie) headers.cookie = cookie;
+      return headers;
+    },
+    proxyFor: () => (proxies.length ? proxies[proxyIndex++ % proxies.length] : undefined),
+    // Checked again at connection time: redirects and changed DNS answers included.
+    guardDns: !spider.allowPrivateAddresses,
+    onRetry: (url, err, delay, attempt) => {
+      retries++;
+      log.debug(`retry ${attempt + 1} of ${displayUrl(url)} in ${(delay / 1000).toFixed(1)} s (${err.reason})`);
+    },
+  });
 
   /** Hints that arrived after their URL was queued (first found through an unlabelled link, then
    * as a list item): advisory, in memory, used once when the page is handled. */
@@ -276,11 +375,15 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
       u.hash = '';
       const href = u.href;
-      if (out.has(href) || !hostAllowed(u.hostname, domains)) continue;
+      if (out.has(href) || !urlAllowed(u, domains)) continue;
       const d = decideFollow(href, rules, f.label);
       if (!d.follow) continue;
       if (frontier.has(href) === true) {
         if (f.label && !rules.length && !lateHints.has(href)) lateHints.set(href, f.label);
+        continue;
+      }
+      if (seenAsDirectoryTwin(href, (t) => frontier.has(t) === true || out.has(t))) {
+        directoryTwins++;
         continue;
       }
       const anchor = f.anchorText?.slice(0, DEFAULTS.maxAnchorChars);
@@ -332,41 +435,57 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     pages++;
     await frontier.done(request.url, 'ok');
     // A redirect target is done too: do not fetch it again when a link leads there.
-    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'ok');
+    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
   };
 
-  /** Checks before any request: robots.txt, address, rate. */
-  const beforeRequest = async (url: string) => {
-    if (robots && !(await robots.allowed(url))) throw new RobotsDisallowedError(url);
-    try {
-      await guard.check(url);
-    } catch (e) {
-      throw new FetchFailure('blocked address', (e as Error).message);
+  const isStartUrl = (request: CrawleeRequest) => (request.userData as FrontierRequest).depth === 0;
+
+  const failedRequestHandler = async ({ request }: { request: CrawleeRequest }, thrown: Error) => {
+    const error = thrown instanceof FinalFetchError ? thrown.error : thrown;
+    // Stopping: the page is not at fault and stays pending for the next run.
+    if (error instanceof AbortedError || stop.signal.aborted) {
+      inFlight--;
+      return;
     }
-    await limiter.wait(new URL(url).host);
-  };
-
-  const failedRequestHandler = async ({ request }: { request: CrawleeRequest }, error: Error) => {
-    if (error instanceof RobotsDisallowedError) {
+    if (isStartUrl(request)) startUrlsFailed++;
+    if (error instanceof BlockedError && error.kind === 'robots') {
       skippedByRobots++;
-      await frontier.done(request.url, 'ok');
+      if (skippedByRobots <= LOGGED_ROBOTS_SKIPS) log.info(`skipped: ${displayUrl(error.message)}`);
+      await frontier.done(request.url, 'skipped');
+      await settle();
       return;
     }
     failed++;
-    const reason = reasonOf(error);
-    bump(failuresByReason, reason);
-    log.warning(`failed ${request.url}: ${error.message.split('\n')[0]}`);
+    failureLog.record(reasonOf(error), request.url, error.message);
     await frontier.done(request.url, 'failed');
+    if (maxFailedPages !== undefined && failureLog.total >= maxFailedPages && !stoppedBy) {
+      stoppedBy = `maxFailedPages (${maxFailedPages}) reached`;
+      log.warning(`${failureLog.total} failed requests: stopping (crawler.maxFailedPages ${maxFailedPages})`);
+      stopNow();
+      return;
+    }
+    await settle();
   };
 
   const maxConcurrency = c.maxConcurrency ?? (render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);
+  const minConcurrency = Math.min(c.minConcurrency ?? DEFAULTS.minConcurrency, maxConcurrency);
+  const maxRetries = c.maxRetries ?? DEFAULTS.maxRetries;
   const common = {
     requestQueue,
     maxConcurrency,
     // Autoscaled between the floor and the spider's ceiling (see DEFAULTS.minConcurrency).
-    minConcurrency: Math.min(DEFAULTS.minConcurrency, maxConcurrency),
-    maxRequestRetries: c.maxRetries ?? DEFAULTS.maxRetries,
-    requestHandlerTimeoutSecs: timeoutSecs * 2 + 30,
+    minConcurrency,
+    autoscaledPoolOptions: {
+      desiredConcurrency: minConcurrency,
+      autoscaleIntervalSecs: DEFAULTS.autoscaleIntervalSecs,
+      scaleUpStepRatio: DEFAULTS.scaleUpStepRatio,
+      systemStatusOptions: {
+        // Machine-wide CPU (what Crawlee measures) is other processes' on a shared box; this
+        // process's own saturation shows as event-loop lag, which still scales it down.
+        maxCpuOverloadedRatio: 1,
+      },
+    },
+    requestHandlerTimeoutSecs: (maxRetries + 1) * timeoutSecs + maxRetries * (c.maxRetryDelaySecs ?? DEFAULTS.maxRetryDelaySecs) + 60,
     failedRequestHandler,
     statusMessageLoggingInterval: 3600,
   };
@@ -376,60 +495,19 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     crawler = new BasicCrawler(
       {
         ...common,
+        // The downloader retries (with backoff); Crawlee's own retries would come on top.
+        maxRequestRetries: 0,
         useSessionPool: false,
         async requestHandler({ request }) {
-          await beforeRequest(request.url);
-          const headers: Record<string, string> = { ...(c.headers ?? {}) };
-          const cookie = cookieHeaderFor(request.url, spider);
-          if (cookie) headers.cookie = cookie;
-          const req = gotScraping({
-            url: request.url,
-            headers,
-            proxyUrl: proxies.length ? proxies[proxyIndex++ % proxies.length] : undefined,
-            timeout: { request: timeoutSecs * 1000 },
-            responseType: 'buffer',
-            throwHttpErrors: false,
-            retry: { limit: 0 },
-            followRedirect: true,
-            maxRedirects: 10,
-            // Checked again at connection time: redirects and changed DNS answers included.
-            dnsLookup: spider.allowPrivateAddresses ? undefined : guardedLookup,
-            hooks: {
-              beforeRedirect: [
-                (options: any) => {
-                  const to = options.url as URL;
-                  if (!hostAllowed(to.hostname, domains)) throw new FetchFailure('redirect off-site', `${request.url} redirects to ${to.href}, outside the allowed domains`);
-                  const host = to.hostname.replace(/^\[|\]$/g, '');
-                  if (!spider.allowPrivateAddresses && isIP(host) && isPrivateAddress(host)) throw new FetchFailure('blocked address', `${request.url} redirects to private address ${to.href}`);
-                },
-              ],
-            },
-          } as any) as any;
-          let tooLarge = false;
-          req.on('downloadProgress', (p: { transferred: number; total?: number }) => {
-            if (p.transferred > maxBytes || (p.total !== undefined && p.total > maxBytes)) {
-              tooLarge = true;
-              req.cancel();
-            }
-          });
-          let res: any;
+          activeHandlers++;
           try {
-            res = await req;
-          } catch (e) {
-            if (tooLarge) throw new FetchFailure('too large', `${request.url}: response larger than ${maxBytes} bytes`);
-            if (e instanceof FetchFailure) throw e;
-            if ((e as any)?.cause instanceof FetchFailure) throw (e as any).cause;
-            if ((e as any)?.cause?.name === 'BlockedAddressError' || (e as any)?.name === 'BlockedAddressError') throw new FetchFailure('blocked address', (e as Error).message);
-            throw e;
+            const res = await downloader.fetch(request.url);
+            if (stop.signal.aborted) throw new AbortedError(request.url);
+            await handleResponse(request, { url: res.url, body: res.body, contentType: res.contentType });
+            await settle();
+          } finally {
+            activeHandlers--;
           }
-          const status: number = res.statusCode;
-          if (status === 429 || status >= 500) throw new Error(`HTTP ${status} from ${request.url}`);
-          if (status >= 400) throw new FetchFailure(`http ${status}`, `HTTP ${status} from ${request.url}`);
-          const finalUrl: string = res.url;
-          if (finalUrl !== request.url) await guard.check(finalUrl).catch((e) => { throw new FetchFailure('blocked address', (e as Error).message); });
-          const contentType: string | undefined = res.headers['content-type'];
-          if (contentType && NON_PAGE_TYPE.test(contentType)) throw new FetchFailure('not a page', `${request.url}: ${contentType.split(';')[0]} is not a page`);
-          await handleResponse(request, { url: finalUrl, body: res.rawBody ?? res.body, contentType });
         },
       },
       config,
@@ -439,13 +517,16 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     crawler = new PlaywrightCrawler(
       {
         ...common,
+        maxRequestRetries: maxRetries,
         navigationTimeoutSecs: timeoutSecs,
         launchContext: { launcher: chromium, launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true } as any },
         browserPoolOptions: { useFingerprints: false },
         proxyConfiguration: proxies.length ? new (await import('crawlee')).ProxyConfiguration({ proxyUrls: proxies }) : undefined,
         preNavigationHooks: [
           async ({ request, page }) => {
-            await beforeRequest(request.url);
+            await downloader.admit(request.url).catch((e) => {
+              throw e instanceof FetchError && !e.retryable ? new FinalFetchError(e) : e;
+            });
             if (c.headers) await page.setExtraHTTPHeaders(c.headers);
             const cookie = cookieHeaderFor(request.url, spider);
             if (cookie) await page.setExtraHTTPHeaders({ ...(c.headers ?? {}), cookie });
@@ -464,13 +545,16 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         ],
         async requestHandler({ request, page, response }) {
           const status = response?.status() ?? 200;
-          if (status === 429 || status >= 500) throw new Error(`HTTP ${status} from ${request.url}`);
-          if (status >= 400) throw new FetchFailure(`http ${status}`, `HTTP ${status} from ${request.url}`);
+          if (status >= 400) {
+            const e = new HttpStatusError(status, request.url);
+            throw e.retryable ? e : new FinalFetchError(e);
+          }
           // Scripts that fill the page after `load` (fetch + render): give them a moment.
           await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
           const html = await page.content();
-          if (html.length > maxBytes) throw new FetchFailure('too large', `${request.url}: rendered page larger than ${maxBytes} bytes`);
+          if (html.length > maxBytes) throw new FinalFetchError(new TooLargeError(request.url, maxBytes, true));
           await handleResponse(request, { url: page.url(), body: html, contentType: 'text/html; charset=utf-8' });
+          await settle();
         },
       },
       config,
@@ -478,6 +562,13 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   }
 
   // --- progress, checkpoints, signals ------------------------------------------------------
+  /** Stop fetching: abort the pool, every fetch in flight and every pause. */
+  const stopNow = () => {
+    stop.abort();
+    void crawler.autoscaledPool?.abort();
+  };
+  /** Ran to its end: nothing pending, or the page budget spent (the rest is reported unvisited). */
+  const isFinished = () => !interrupted && (frontier.stats().pending === 0 || !!stoppedBy?.startsWith('maxPages'));
   const progress = (): CrawlProgress => {
     const elapsedSecs = (Date.now() - started) / 1000;
     return {
@@ -506,8 +597,15 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       process.exit(130);
     }
     interrupted = true;
+    stoppedBy = sig;
     log.warning(`${sig}: stopping; the next run of "${spider.name}" resumes here (${sig} again to exit at once)`);
-    void crawler.autoscaledPool?.abort();
+    stopNow();
+    // The journal is written before every step it records, so exiting loses nothing; a page stuck
+    // in a middleware must not keep the process alive past the grace period.
+    setTimeout(() => {
+      log.warning(`still busy ${DEFAULTS.stopGraceMs} ms after ${sig}: exiting (the next run resumes from the journal)`);
+      process.exit(130);
+    }, DEFAULTS.stopGraceMs).unref();
   };
   const sigint = () => onSignal('SIGINT');
   const sigterm = () => onSignal('SIGTERM');
@@ -518,6 +616,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
 
   try {
     await crawler.run();
+    // After an abort Crawlee resolves at once and leaves running handlers alone: let them see the
+    // abort (fetches and pauses end at once) before the sinks and the journal close.
+    const until = Date.now() + DEFAULTS.stopGraceMs;
+    while (activeHandlers > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   } finally {
     clearInterval(progressTimer);
     clearInterval(checkpointTimer);
@@ -528,25 +630,32 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     await closeChain(chain, env);
     await pipeline.close();
     await store.flush();
-    const finished = !interrupted && frontier.stats().pending === 0;
-    await frontier.close(finished);
+    await frontier.close(isFinished());
     await crawler.teardown?.().catch(() => {});
     await requestQueue.drop().catch(() => {});
     crawleeLog.setLevel(crawleeLevel);
   }
 
   const p = progress();
+  const byBudget = !interrupted && stoppedBy?.startsWith('maxPages');
   return {
     ...p,
     itemsByKind: { ...pipeline.stored },
     failuresByMiddleware,
-    failuresByReason,
+    failuresByReason: { ...failureLog.byReason },
+    failureExamples: { ...failureLog.examples },
+    retries,
+    unvisitedByBudget: byBudget ? frontier.stats().pending : 0,
+    stoppedBy,
+    startUrls: seeds.length,
+    startUrlsFailed,
+    directoryTwins,
     dropped,
     invalidItems: { ...pipeline.invalid },
     duplicates: pipeline.duplicates,
     skippedByRobots,
     resumed,
-    finished: !interrupted && frontier.stats().pending === 0,
+    finished: isFinished(),
     datasetDir,
   };
 }

@@ -21,6 +21,8 @@ export interface FrontierRequest {
   referrer?: string;
 }
 
+export type DoneOutcome = 'ok' | 'failed' | 'skipped';
+
 export interface FrontierStats {
   /** URLs ever accepted (done + pending). */
   seen: number;
@@ -28,6 +30,8 @@ export interface FrontierStats {
   pending: number;
   done: number;
   failed: number;
+  /** Done without being a page: refused by robots.txt, a redirect alias, a duplicate URL. */
+  skipped?: number;
 }
 
 export interface Frontier {
@@ -35,9 +39,10 @@ export interface Frontier {
   add(requests: FrontierRequest[]): FrontierRequest[] | Promise<FrontierRequest[]>;
   /** Hand out up to `max` accepted requests not handed out yet (oldest first). */
   take(max: number): FrontierRequest[] | Promise<FrontierRequest[]>;
-  /** The request finished: `ok` (item stored or page dropped on purpose) or `failed`. Also
-   * accepts URLs never added (a redirect target reached through another URL).  */
-  done(url: string, outcome: 'ok' | 'failed'): void | Promise<void>;
+  /** The request finished: `ok` (item stored or page dropped on purpose), `failed`, or `skipped`
+   * (no page: robots.txt refused it, or it is an alias of another URL). Also accepts URLs never
+   * added (a redirect target reached through another URL). The page budget counts `ok` only. */
+  done(url: string, outcome: DoneOutcome): void | Promise<void>;
   /** Whether a URL was already accepted. */
   has(url: string): boolean | Promise<boolean>;
   stats(): FrontierStats;
@@ -56,9 +61,10 @@ interface Snapshot {
   pending: FrontierRequest[];
   done: string[];
   failed: string[];
+  skipped?: string[];
 }
 
-type JournalLine = { a: FrontierRequest[] } | { d: string } | { f: string };
+type JournalLine = { a: FrontierRequest[] } | { d: string } | { f: string } | { s: string };
 
 /** In-memory frontier made durable by a journal + snapshot pair of files. */
 export class JournalFrontier implements Frontier {
@@ -68,6 +74,7 @@ export class JournalFrontier implements Frontier {
   private queueHead = 0;
   private doneSet = new Set<string>();
   private failedSet = new Set<string>();
+  private skippedSet = new Set<string>();
   private fd: number | undefined;
   private journalBytes = 0;
   /** Whether the previous crawl of this spider ran to completion. */
@@ -114,6 +121,7 @@ export class JournalFrontier implements Frontier {
     this.queueHead = 0;
     this.doneSet.clear();
     this.failedSet.clear();
+    this.skippedSet.clear();
     this.fd = openSync(this.journalFile, 'a');
   }
 
@@ -126,6 +134,10 @@ export class JournalFrontier implements Frontier {
         for (const u of s.failed) {
           this.doneSet.add(u);
           this.failedSet.add(u);
+        }
+        for (const u of s.skipped ?? []) {
+          this.doneSet.add(u);
+          this.skippedSet.add(u);
         }
         for (const r of s.pending) this.enqueue(r);
         this.resumed = true;
@@ -149,8 +161,9 @@ export class JournalFrontier implements Frontier {
         }
         if ('a' in rec) {
           for (const r of rec.a) if (!this.doneSet.has(r.url) && !this.pending.has(r.url)) this.enqueue(r);
-        } else if ('d' in rec) this.markDone(rec.d, false);
-        else if ('f' in rec) this.markDone(rec.f, true);
+        } else if ('d' in rec) this.markDone(rec.d, 'ok');
+        else if ('f' in rec) this.markDone(rec.f, 'failed');
+        else if ('s' in rec) this.markDone(rec.s, 'skipped');
       }
     }
   }
@@ -160,11 +173,12 @@ export class JournalFrontier implements Frontier {
     this.queue.push(r.url);
   }
 
-  private markDone(url: string, failed: boolean): void {
+  private markDone(url: string, outcome: DoneOutcome): void {
     this.pending.delete(url);
     this.handedOut.delete(url);
     this.doneSet.add(url);
-    if (failed) this.failedSet.add(url);
+    if (outcome === 'failed') this.failedSet.add(url);
+    else if (outcome === 'skipped') this.skippedSet.add(url);
   }
 
   private append(rec: JournalLine): void {
@@ -179,7 +193,7 @@ export class JournalFrontier implements Frontier {
 
   /** Mark URLs done without fetching them (items already in the dataset). */
   markStored(urls: Iterable<string>): void {
-    for (const u of urls) if (!this.doneSet.has(u)) this.markDone(u, false);
+    for (const u of urls) if (!this.doneSet.has(u)) this.markDone(u, 'ok');
   }
 
   add(requests: FrontierRequest[]): FrontierRequest[] {
@@ -211,14 +225,14 @@ export class JournalFrontier implements Frontier {
     return out;
   }
 
-  done(url: string, outcome: 'ok' | 'failed'): void {
+  done(url: string, outcome: DoneOutcome): void {
     if (this.doneSet.has(url)) return;
-    this.append(outcome === 'ok' ? { d: url } : { f: url });
-    this.markDone(url, outcome === 'failed');
+    this.append(outcome === 'ok' ? { d: url } : outcome === 'failed' ? { f: url } : { s: url });
+    this.markDone(url, outcome);
   }
 
   stats(): FrontierStats {
-    return { seen: this.pending.size + this.doneSet.size, pending: this.pending.size, done: this.doneSet.size, failed: this.failedSet.size };
+    return { seen: this.pending.size + this.doneSet.size, pending: this.pending.size, done: this.doneSet.size, failed: this.failedSet.size, skipped: this.skippedSet.size };
   }
 
   private writeSnapshot(finished: boolean): void {
@@ -226,8 +240,9 @@ export class JournalFrontier implements Frontier {
       version: 1,
       finished,
       pending: [...this.pending.values()],
-      done: [...this.doneSet].filter((u) => !this.failedSet.has(u)),
+      done: [...this.doneSet].filter((u) => !this.failedSet.has(u) && !this.skippedSet.has(u)),
       failed: [...this.failedSet],
+      skipped: [...this.skippedSet],
     };
     const tmp = this.snapshotFile + '.tmp';
     writeFileSync(tmp, JSON.stringify(snap));

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type RobotsParserModule from 'robots-parser';
+import { backoffDelayMs, sleep } from './downloader/backoff.js';
 
 // robots-parser is CommonJS with an ESM-style declaration file: load it through require so the
 // types and the runtime agree under NodeNext.
@@ -12,41 +13,116 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: st
 
 export const ROBOTS_USER_AGENT = 'gleaner';
 
-/** Spaces requests to one host at least 60 s / `perMinute` apart. */
+
+/** Spaces requests to one host at least 60 s / `perMinute` apart, and holds every request to a host
+ * that asked for a pause (Retry-After) until the pause is over. */
 export class HostRateLimiter {
   private next = new Map<string, number>();
+  private pausedUntil = new Map<string, number>();
   constructor(private readonly perMinute?: number) {}
 
-  async wait(host: string): Promise<void> {
-    if (!this.perMinute) return;
-    const interval = 60_000 / this.perMinute;
+  /** No request to `host` before `untilMs` (epoch ms). */
+  pause(host: string, untilMs: number): void {
+    if (untilMs > (this.pausedUntil.get(host) ?? 0)) this.pausedUntil.set(host, untilMs);
+  }
+
+  async wait(host: string, signal?: AbortSignal): Promise<void> {
     const now = Date.now();
-    const at = Math.max(now, this.next.get(host) ?? 0);
+    const paused = this.pausedUntil.get(host) ?? 0;
+    if (!this.perMinute) {
+      if (paused > now) await sleep(paused - now, signal);
+      return;
+    }
+    const interval = 60_000 / this.perMinute;
+    const at = Math.max(now, paused, this.next.get(host) ?? 0);
     this.next.set(host, at + interval);
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    if (at > now) await sleep(at - now, signal);
   }
 }
 
-export type RobotsFetcher = (url: string) => Promise<{ status: number; body: string } | undefined>;
+/** robots.txt bytes parsed at most (RFC 9309 §2.5: crawlers must parse at least 500 KiB). Past
+ * it the file is cut, not refused. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+/** Tries after the first when robots.txt answers 5xx/429 or cannot be reached. */
+export const ROBOTS_RETRIES = 2;
+/** First pause between those tries (doubles). */
+export const ROBOTS_RETRY_BASE_MS = 1_000;
+/** Rules with a longer pattern are ignored: robots-parser matches a pattern in O(pattern × path)
+ * per URL, and no real Allow/Disallow path is this long (URLs above ~2,000 characters break in
+ * browsers); a hostile file of such rules would make every URL check slow. */
+export const ROBOTS_MAX_PATTERN_CHARS = 2_048;
 
-/** robots.txt per origin, fetched once. Missing (4xx) or unreachable robots.txt allows all
- * (RFC 9309 §2.3.1.3 treats 4xx as "no rules"; we are lenient on 5xx too rather than stall a
- * crawl on a flaky server, and say so in the log). */
+export interface RobotsAnswer {
+  /** HTTP status, or undefined when unreachable (network error, timeout). */
+  status?: number;
+  body?: string;
+  /** Why it was unreachable. */
+  error?: string;
+}
+
+export type RobotsFetcher = (url: string) => Promise<RobotsAnswer>;
+
+export interface RobotsVerdict {
+  allowed: boolean;
+  /** Why not (`robots.txt disallows …`, `robots.txt unavailable (http 503) …`). */
+  why?: string;
+}
+
+interface OriginRules {
+  robot?: Robot;
+  /** Set when every URL of the origin is refused (robots.txt unreachable, RFC 9309 §2.3.1.4). */
+  disallowAll?: string;
+}
+
+/**
+ * robots.txt per origin, fetched once per crawl (RFC 9309): 2xx → its rules; 4xx (but 429) → no
+ * rules; 5xx, 429 or unreachable → tried again (`ROBOTS_RETRIES`, backing off), then *complete
+ * disallow* for the origin, said once in the log.
+ */
 export class RobotsCache {
-  private cache = new Map<string, Promise<Robot | undefined>>();
-  constructor(private readonly fetcher: RobotsFetcher) {}
+  private cache = new Map<string, Promise<OriginRules>>();
+  constructor(
+    private readonly fetcher: RobotsFetcher,
+    private readonly options: { retries?: number; retryBaseMs?: number; signal?: AbortSignal; onUnavailable?: (origin: string, why: string) => void } = {},
+  ) {}
 
-  async allowed(url: string): Promise<boolean> {
+  private async load(origin: string): Promise<OriginRules> {
+    const robotsUrl = `${origin}/robots.txt`;
+    const retries = this.options.retries ?? ROBOTS_RETRIES;
+    let last = '';
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt) await sleep(backoffDelayMs(attempt - 1, this.options.retryBaseMs ?? ROBOTS_RETRY_BASE_MS, 60_000), this.options.signal);
+      const r = await this.fetcher(robotsUrl).catch((e: Error) => ({ error: e.message }) as RobotsAnswer);
+      if (r.status !== undefined && r.status >= 200 && r.status < 300) return { robot: parseRobots(robotsUrl, r.body ?? '') };
+      if (r.status !== undefined && r.status >= 300 && r.status < 500 && r.status !== 429) return {}; // unavailable: no rules
+      last = r.status !== undefined ? `http ${r.status}` : (r.error ?? 'unreachable');
+    }
+    const why = `robots.txt unavailable (${last}): every URL of ${origin} is refused (RFC 9309)`;
+    this.options.onUnavailable?.(origin, why);
+    return { disallowAll: why };
+  }
+
+  async check(url: string): Promise<RobotsVerdict> {
     const u = new URL(url);
     let p = this.cache.get(u.origin);
     if (!p) {
-      const robotsUrl = `${u.origin}/robots.txt`;
-      p = this.fetcher(robotsUrl)
-        .then((r) => (r && r.status < 400 ? robotsParser(robotsUrl, r.body) : undefined))
-        .catch(() => undefined);
+      p = this.load(u.origin);
       this.cache.set(u.origin, p);
     }
-    const robots = await p;
-    return robots ? robots.isAllowed(url, ROBOTS_USER_AGENT) !== false : true;
+    const rules = await p;
+    if (rules.disallowAll) return { allowed: false, why: rules.disallowAll };
+    if (rules.robot && rules.robot.isAllowed(url, ROBOTS_USER_AGENT) === false) return { allowed: false, why: `robots.txt disallows ${url}` };
+    return { allowed: true };
   }
+
+  async allowed(url: string): Promise<boolean> {
+    return (await this.check(url)).allowed;
+  }
+}
+
+/** Parse robots.txt, leaving out rules too long to be real (see ROBOTS_MAX_PATTERN_CHARS). */
+function parseRobots(robotsUrl: string, body: string): Robot {
+  const lines = body.split(/\r\n|\r|\n/);
+  const kept = lines.filter((l) => l.length <= ROBOTS_MAX_PATTERN_CHARS + 32);
+  return robotsParser(robotsUrl, kept.length === lines.length ? body : kept.join('\n'));
 }

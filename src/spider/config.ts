@@ -27,8 +27,10 @@ export interface CookieSpec {
 }
 
 export interface CrawlerOptions {
-  /** Parallel requests (default 10). */
+  /** Parallel requests, ceiling (default 10; autoscaled between `minConcurrency` and this). */
   maxConcurrency?: number;
+  /** Parallel requests, floor (default 5, or `maxConcurrency` if lower). */
+  minConcurrency?: number;
   /** Per host (default: unlimited). */
   maxRequestsPerMinute?: number;
   /** Fetch with a browser (Playwright + Debian chromium) and extract from the rendered DOM. */
@@ -44,8 +46,15 @@ export interface CrawlerOptions {
   robotsTxt?: boolean;
   /** Per request (default 30). */
   timeoutSecs?: number;
-  /** Retries of a request that failed with a network error or a 5xx/429 (default 2). */
+  /** Retries of a request that failed with a network error, a timeout or a 5xx/429 (default 2). */
   maxRetries?: number;
+  /** First retry pause in seconds; doubles per retry, plus up to 25 % jitter (default 1). */
+  retryBackoffSecs?: number;
+  /** Longest retry pause in seconds; a Retry-After asking for more fails the request (default 60). */
+  maxRetryDelaySecs?: number;
+  /** Stop the crawl after this many failed requests (default: no limit; failures do not count
+   * towards `maxPages`). */
+  maxFailedPages?: number;
 }
 
 export interface SiteRule {
@@ -117,6 +126,7 @@ const middlewareInstance = z.custom<Middleware>(
 
 const crawlerSchema = z.strictObject({
   maxConcurrency: positiveInt.optional(),
+  minConcurrency: positiveInt.optional(),
   maxRequestsPerMinute: positiveInt.optional(),
   render: z.boolean().optional(),
   headers: z.record(z.string(), z.string()).optional(),
@@ -127,7 +137,10 @@ const crawlerSchema = z.strictObject({
   robotsTxt: z.boolean().optional(),
   timeoutSecs: z.number().positive().optional(),
   maxRetries: z.number().int().nonnegative().optional(),
-});
+  retryBackoffSecs: z.number().nonnegative().optional(),
+  maxRetryDelaySecs: z.number().nonnegative().optional(),
+  maxFailedPages: positiveInt.optional(),
+}).refine((c) => c.minConcurrency === undefined || c.maxConcurrency === undefined || c.minConcurrency <= c.maxConcurrency, { message: 'minConcurrency must not exceed maxConcurrency', path: ['minConcurrency'] });
 
 const timezone = z.string().refine((tz) => {
   try {

@@ -17,7 +17,7 @@ describe('JournalFrontier', () => {
     expect(f.take(5)).toEqual([]);
     f.done('http://a/1', 'ok');
     f.done('http://a/2', 'failed');
-    expect(f.stats()).toEqual({ seen: 3, pending: 1, done: 2, failed: 1 });
+    expect(f.stats()).toEqual({ seen: 3, pending: 1, done: 2, failed: 1, skipped: 0 });
     f.close(false);
   });
 
