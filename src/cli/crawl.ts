@@ -3,6 +3,7 @@
  * Without a spider it serves the bundled demo site on 127.0.0.1 and runs the demo spider on it.
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadSpider, resolveSpiderFile, PACKAGE_ROOT } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
 import { UsageError } from './errors.js';
@@ -25,18 +26,49 @@ const fmt = (o: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ') || 'none';
 
+/** Fetch failures with a few example URLs each: `http 404 261 (e.g. /a, /b, /c)`. */
+const fmtFailures = (s: CrawlSummary) =>
+  Object.entries(s.failuresByReason)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}${s.failureExamples[k]?.length ? ` (e.g. ${s.failureExamples[k]!.join(', ')})` : ''}`)
+    .join('; ') || 'none';
+
 export function summaryText(s: CrawlSummary): string {
+  const state = s.finished ? (s.unvisitedByBudget ? `finished (${s.stoppedBy})` : 'finished') : `stopped${s.stoppedBy ? ` (${s.stoppedBy})` : ''} (run again to resume)`;
+  const queued = s.unvisitedByBudget ? `${s.unvisitedByBudget} URLs left unvisited by the page budget` : `${s.queued} still queued`;
   const lines = [
-    `${s.spider}: ${s.finished ? 'finished' : 'stopped (run again to resume)'} in ${s.elapsedSecs.toFixed(1)} s${s.resumed ? ' (resumed)' : ''}`,
-    `  pages:    ${s.pages} (${s.pagesPerSec.toFixed(1)} pages/s), ${s.queued} still queued`,
+    `${s.spider}: ${state} in ${s.elapsedSecs.toFixed(1)} s${s.resumed ? ' (resumed)' : ''}`,
+    `  pages:    ${s.pages} (${s.pagesPerSec.toFixed(1)} pages/s), ${queued}`,
     `  items:    ${s.items} stored (${fmt(s.itemsByKind)})${s.duplicates ? `, ${s.duplicates} duplicates skipped` : ''}`,
-    `  failures: ${s.failed} — by middleware: ${fmt(s.failuresByMiddleware)}; fetch: ${fmt(s.failuresByReason)}`,
+    `  failures: ${s.failed} — by middleware: ${fmt(s.failuresByMiddleware)}; fetch: ${fmtFailures(s)}${s.retries ? ` (${s.retries} retries)` : ''}`,
   ];
+  if (s.directoryTwins) lines.push(`  one URL per page: ${s.directoryTwins} links to a directory-index twin (…/ and …/index.html) not queued`);
   if (Object.keys(s.dropped).length) lines.push(`  dropped by middleware: ${fmt(s.dropped)}`);
   if (Object.keys(s.invalidItems).length) lines.push(`  invalid items: ${fmt(s.invalidItems)}`);
   if (s.skippedByRobots) lines.push(`  skipped by robots.txt: ${s.skippedByRobots}`);
   lines.push(`  dataset:  ${path.relative(process.cwd(), s.datasetDir) || s.datasetDir}`);
   return lines.join('\n');
+}
+
+/**
+ * A spider module can throw later, from a timer or a promise it started (a middleware's async
+ * work, a config fetched at import …). Such an error names the spider file and exits 2, like a bad
+ * config; any other uncaught error is ours and exits 1 with its stack. Either way the process
+ * exits at once: the frontier journal is durable at every step, the next run resumes.
+ */
+function guardSpiderErrors(spiderFile: string): void {
+  const shown = path.relative(process.cwd(), spiderFile) || spiderFile;
+  const onError = (e: unknown) => {
+    const err = e instanceof Error ? e : new Error(String(e));
+    if ((err.stack ?? '').includes(spiderFile) || (err.stack ?? '').includes(pathToFileURL(spiderFile).href)) {
+      process.stderr.write(`gleaner: ${shown}: the spider threw: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`gleaner: internal error: ${err.stack ?? err.message}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', onError);
+  process.on('unhandledRejection', onError);
 }
 
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
@@ -53,6 +85,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
   }
   try {
     // Validation happens here, before any request.
+    if (file) guardSpiderErrors(file);
     const { spider } = await loadSpider(spiderArg);
     const summary = await runSpider(spider, {
       maxPages: opts.maxPages,
@@ -63,7 +96,11 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       onProgress: (p) => process.stderr.write(progressLine(p) + '\n'),
     });
     process.stdout.write(summaryText(summary) + '\n');
-    if (!summary.finished && summary.queued > 0) process.exitCode = 130;
+    if (summary.startUrlsFailed === summary.startUrls && summary.pages === 0) {
+      // Nothing could be crawled at all: a script or CI job must see it.
+      process.stderr.write(`gleaner: every start URL of "${summary.spider}" was refused or failed (${[...Object.keys(summary.failuresByReason), ...(summary.skippedByRobots ? ['robots.txt'] : [])].join(', ') || 'see above'})\n`);
+      process.exitCode = 1;
+    } else if (!summary.finished && summary.queued > 0) process.exitCode = 130;
   } finally {
     await demo?.close();
   }

@@ -56,12 +56,17 @@ program
     await trainClassifierCli(opts);
   });
 
+/** Commander outcomes that are not mistakes. */
+const INFO_CODES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
 async function main() {
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode || 0;
+      // Help and version exit 0; every usage mistake (unknown option or command, missing or bad
+      // argument) exits 2 like the other usage errors (commander's own default is 1).
+      process.exitCode = e.exitCode === 0 || INFO_CODES.has(e.code) ? e.exitCode : 2;
       return;
     }
     if (e instanceof UsageError || (e as Error).name === 'SpiderConfigError') {
