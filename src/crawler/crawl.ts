@@ -647,7 +647,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     retries,
     unvisitedByBudget: byBudget ? frontier.stats().pending : 0,
     stoppedBy,
-    startUrls: seeds.length,
+    startUrls: new Set(seeds.map((r) => r.url)).size,
     startUrlsFailed,
     directoryTwins,
     dropped,
