@@ -1,0 +1,21 @@
+// Child process of the fault suite: runs the spider in $FAULT_SPIDER (JSON) into $FAULT_STORAGE
+// with signals handled like the CLI, then prints one JSON line: the summary, the peak RSS and the
+// time taken. Run with `node --import tsx` so that a signal reaches this very process.
+import { runSpider } from '../../src/crawler/crawl.js';
+import { silentLogger } from '../../src/core/middleware.js';
+import { preferSmallHeap } from '../../src/crawler/memory.js';
+
+// The heap policy `gleaner crawl` uses (src/crawler/memory.ts): the user's path.
+preferSmallHeap();
+
+const t0 = Date.now();
+const spider = JSON.parse(process.env.FAULT_SPIDER!);
+const summary = await runSpider(spider, {
+  storageDir: process.env.FAULT_STORAGE,
+  out: process.env.FAULT_OUT || undefined,
+  log: process.env.FAULT_LOG ? undefined : silentLogger,
+  handleSignals: true,
+  checkpointIntervalMs: 500,
+});
+// resourceUsage().maxRSS is in kilobytes: the peak over the whole process life.
+process.stdout.write(JSON.stringify({ summary, peakRssMB: process.resourceUsage().maxRSS / 1024, ms: Date.now() - t0 }) + '\n');
