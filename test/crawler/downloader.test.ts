@@ -47,6 +47,13 @@ describe('downloader steps, each alone', () => {
     await expect(step.request!(ctx('http://[::127.0.0.1]/', { hop: 2 }))).rejects.toMatchObject({ reason: 'blocked address', afterRedirect: true });
   });
 
+  it('robots: a disallowed path is refused, on the first request and after a redirect', async () => {
+    const step = robotsStep(new RobotsCache(async () => ({ status: 200, body: 'User-agent: *\nDisallow: /no/\n' })));
+    await expect(step.request!(ctx('http://a.test/yes'))).resolves.toBeUndefined();
+    await expect(step.request!(ctx('http://a.test/no/x'))).rejects.toMatchObject({ kind: 'robots', reason: 'robots.txt' });
+    await expect(step.request!(ctx('http://a.test/no/x', { hop: 1, firstUrl: 'http://a.test/old' }))).rejects.toThrow(/redirects to http:\/\/a\.test\/no\/x, which robots\.txt disallows/);
+  });
+
   it('redirect: follows, refuses loops, non-http targets and long chains (typed, not retryable)', () => {
     const step = redirectStep(3);
     expect(step.response!(ctx('http://a.test/x'), head(301, { location: '/y#f' }))).toEqual({ redirect: 'http://a.test/y' });
