@@ -9,7 +9,7 @@
 export * from './core/index.js';
 
 // Extraction without a crawler
-export { Extractor, extractItem } from './chain/extractor.js';
+export { Extractor, extractItem, ExtractInputError } from './chain/extractor.js';
 export type { ExtractorOptions, ExtractInput, ExtractKind } from './chain/extractor.js';
 export { processPage, finishItem, createContext, siteKeyOf } from './chain/process.js';
 
@@ -35,8 +35,12 @@ export { loadSpider } from './spider/load.js';
 export { runSpider, crawl } from './crawler/crawl.js';
 export type { RunOptions, CrawlSummary, CrawlProgress } from './crawler/crawl.js';
 export { JournalFrontier } from './crawler/frontier.js';
-export type { Frontier, FrontierRequest, FrontierStats } from './crawler/frontier.js';
+export type { Frontier, FrontierRequest, FrontierStats, DoneOutcome } from './crawler/frontier.js';
 export { isPrivateAddress } from './crawler/net-guard.js';
+export { FetchError, HttpStatusError, BlockedError, TooLargeError, NotAPageError, TimeoutError, NetworkError, RedirectError, DecodingError, AbortedError } from './crawler/errors.js';
+export { Downloader } from './crawler/downloader/index.js';
+export type { DownloaderStep, DownloadContext, Download } from './crawler/downloader/index.js';
+export { defaultSteps } from './crawler/downloader/steps.js';
 export { preferSmallHeap } from './crawler/memory.js';
 
 // Storage

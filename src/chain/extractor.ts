@@ -11,6 +11,9 @@ import { MemorySiteStore } from '../storage/site-store.js';
 import { processPage, finishItem, siteKeyOf, createContext } from './process.js';
 import type { Item, PageLabel } from '../core/item.js';
 import { LABEL_OF_KIND } from '../core/item.js';
+import { checkExtractInput, validItem } from './extract-input.js';
+
+export { ExtractInputError } from './extract-input.js';
 
 export type ExtractKind = 'auto' | 'article' | 'list' | 'forum';
 
@@ -50,7 +53,13 @@ export class Extractor {
     }
   }
 
-  async extract(input: ExtractInput): Promise<Item> {
+  /**
+   * One page → one item. Bad input (no absolute URL, a body that is not text or bytes, an invalid
+   * `fetchedAt` …) throws `ExtractInputError` listing every problem; a body that is not a page
+   * (binary) gives an `other` item with `error`. Every returned item passes `itemSchema`.
+   */
+  async extract(raw: ExtractInput): Promise<Item> {
+    const input = checkExtractInput(raw);
     await this.ensureOpen();
     let page;
     try {
@@ -75,7 +84,7 @@ export class Extractor {
       siteKey,
       timezone: this.options.timezone,
     });
-    return finishItem(ctx);
+    return validItem(finishItem(ctx));
   }
 
   /**
@@ -85,6 +94,7 @@ export class Extractor {
    */
   async extractBatch(inputs: ExtractInput[], opts: { stream?: boolean; onItem?: (item: Item, index: number) => void } = {}): Promise<Item[]> {
     const out: Item[] = new Array(inputs.length);
+    inputs = inputs.map((inp, i) => checkExtractInput(inp, `inputs[${i}]`));
     if (opts.stream) {
       for (let i = 0; i < inputs.length; i++) {
         out[i] = await this.extract(inputs[i]!);
