@@ -6,6 +6,13 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { runExtract, runClassify } from './extract.js';
 
+/** A commander parser for a positive integer option. */
+const positiveInt = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer (got "${v}")`);
+  return n;
+};
+
 const program = new Command();
 program.name('gleaner').description('Crawl sites and turn pages into article, list and forum items without selectors').exitOverride();
 
@@ -35,6 +42,7 @@ program
   .option('--out <file>', 'output JSON lines (with --batch)')
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
+  .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
   .action(async (files: string[], opts) => runExtract(files, opts));
 
 program
@@ -42,6 +50,7 @@ program
   .description('print the page type of saved pages: {label, probabilities}')
   .argument('[files...]', 'HTML files (- for standard input)')
   .option('--url <url>', 'URL the page was fetched from')
+  .option('--max-bytes <n>', 'largest input file, bytes (default 10485760)', positiveInt('--max-bytes'))
   .action(async (files: string[], opts) => runClassify(files, opts));
 
 program
