@@ -1,0 +1,55 @@
+/**
+ * Concurrency against a slow host (issue 14): every answer of a 2,001-page loopback site is
+ * delayed 0–300 ms. With maxConcurrency 50 the crawl must ramp up within seconds; Crawlee's
+ * defaults (start at 5, +5 % every 10 s) never had more than 9 requests in flight on this server.
+ * Targets on a quiet machine: >= 30 in flight within 10 s and >= 100 pages/s; the assertions below
+ * hold under load too (the figures are printed).
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startLatencyServer } from './latency-server.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+/** In flight within the first 10 s: the old ramp reached 9, ever. */
+const MIN_IN_FLIGHT_10S = 20;
+
+describe('concurrency ramp on a 0–300 ms latency server', () => {
+  it('maxConcurrency 50: many requests in flight within 10 s, the whole site crawled', async () => {
+    const server = await startLatencyServer(40, 49);
+    try {
+      const spider = {
+        name: 'ramp',
+        startUrls: [`${server.url}/`],
+        allowPrivateAddresses: true,
+        crawler: { maxConcurrency: 50, robotsTxt: false },
+        follow: [
+          { pattern: '**/story/*.html', label: 'detail' },
+          { pattern: '**/list/*.html', label: 'list' },
+        ],
+      };
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/faults/crawl-child.ts'], {
+        cwd: root,
+        env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), 'gleaner-ramp-')) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((r) => child.on('exit', r));
+      expect(code, err).toBe(0);
+      const { summary } = JSON.parse(out.trim().split('\n').pop()!);
+      const max10 = Math.max(...server.inFlight.filter(([t]) => t <= 10_000).map(([, n]) => n));
+      const at30 = server.inFlight.find(([, n]) => n >= 30)?.[0];
+      const spanSecs = server.inFlight[server.inFlight.length - 1]![0] / 1000;
+      console.log(`latency server: ${summary.pages} pages in ${spanSecs.toFixed(1)} s = ${(summary.pages / spanSecs).toFixed(1)} pages/s; max in flight in the first 10 s ${max10}; 30 in flight at ${at30 ?? 'never'} ms`);
+      expect(summary.pages).toBe(2001);
+      expect(max10).toBeGreaterThanOrEqual(MIN_IN_FLIGHT_10S);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+});
