@@ -250,7 +250,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   let pages = 0;
   let failed = 0;
   let skippedByRobots = 0;
-  let directoryTwins = 0;
+  /** URLs not queued because their directory-index twin was (url-aliases.ts). */
+  const directoryTwins = new Set<string>();
   let startUrlsFailed = 0;
   let stoppedBy: string | undefined;
   /** Requests handed to Crawlee and not yet settled (the page budget counts them as taken). */
@@ -389,7 +390,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         continue;
       }
       if (seenAsDirectoryTwin(href, (t) => frontier.has(t) === true || out.has(t))) {
-        directoryTwins++;
+        directoryTwins.add(href);
         continue;
       }
       const anchor = f.anchorText?.slice(0, DEFAULTS.maxAnchorChars);
@@ -656,7 +657,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     stoppedBy,
     startUrls: new Set(seeds.map((r) => r.url)).size,
     startUrlsFailed,
-    directoryTwins,
+    directoryTwins: directoryTwins.size,
     dropped,
     invalidItems: { ...pipeline.invalid },
     duplicates: pipeline.duplicates,
