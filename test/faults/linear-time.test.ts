@@ -18,6 +18,8 @@ import { judgeSegment, looksLikeCode } from '../../middleware/rule-filters/filte
 const MAX_GROWTH = 9;
 /** Below this many ms for the larger size, timing noise dominates and the ratio is not judged. */
 const NOISE_FLOOR_MS = 60;
+/** Smaller timings are taken as this (timer and scheduling noise). */
+const MIN_SMALL_MS = 15;
 /** Sizes (characters of hostile text) compared. */
 const SMALL = 16_000;
 const LARGE = 4 * SMALL;
@@ -70,10 +72,18 @@ describe('linear time on hostile text', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...Object.keys(FAMILIES)), unit, async (family, u) => {
         const make = FAMILIES[family]!;
-        const small = await best(wrap(make(u, SMALL)));
-        const large = await best(wrap(make(u, LARGE)));
-        if (large < NOISE_FLOOR_MS) return;
-        expect(large / Math.max(small, 1), `${family} × ${JSON.stringify(u)}: ${small.toFixed(0)} ms -> ${large.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH);
+        const smallBody = wrap(make(u, SMALL));
+        const largeBody = wrap(make(u, LARGE));
+        // A GC pause or a busy neighbour can land in one timing: a pair over the limit is measured
+        // again (up to three times) and the best pair counts; a quadratic path fails every time.
+        let seen = '';
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const small = await best(smallBody);
+          const large = await best(largeBody);
+          if (large < NOISE_FLOOR_MS || large / Math.max(small, MIN_SMALL_MS) < MAX_GROWTH) return;
+          seen += ` ${small.toFixed(0)} ms -> ${large.toFixed(0)} ms;`;
+        }
+        expect.fail(`${family} × ${JSON.stringify(u)} grows faster than linear:${seen}`);
       }),
       { numRuns: 25, seed: 14 },
     );
