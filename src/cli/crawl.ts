@@ -101,6 +101,12 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       process.stderr.write(`gleaner: every start URL of "${summary.spider}" was refused or failed (${[...Object.keys(summary.failuresByReason), ...(summary.skippedByRobots ? ['robots.txt'] : [])].join(', ') || 'see above'})\n`);
       process.exitCode = 1;
     } else if (!summary.finished && summary.queued > 0) process.exitCode = 130;
+    // Stopped by a signal: exit now rather than when Crawlee's last 1 s system-info timer fires
+    // (the journal and the dataset are already closed; stdout is synchronous on Linux).
+    if (summary.stoppedBy === 'SIGINT' || summary.stoppedBy === 'SIGTERM') {
+      await demo?.close();
+      process.exit(process.exitCode ?? 130);
+    }
   } finally {
     await demo?.close();
   }

@@ -416,6 +416,10 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       item = { url: res.url, kind: 'other', spider: spider.name, fetchedAt: fetchedAt.toISOString(), error: e.message };
     }
     if (page) {
+      // Parsing a big page is one long synchronous step: let a pending signal in before the chain
+      // (another one), and leave the page queued for the next run if it asked the crawl to stop.
+      await new Promise((r) => setImmediate(r));
+      if (stop.signal.aborted) throw new AbortedError(res.url);
       const labelHint = from.labelHint ?? lateHints.get(from.url);
       lateHints.delete(from.url);
       const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };

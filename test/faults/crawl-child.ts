@@ -19,3 +19,5 @@ const summary = await runSpider(spider, {
 });
 // resourceUsage().maxRSS is in kilobytes: the peak over the whole process life.
 process.stdout.write(JSON.stringify({ summary, peakRssMB: process.resourceUsage().maxRSS / 1024, ms: Date.now() - t0 }) + '\n');
+// As `gleaner crawl` does after a signal (src/cli/crawl.ts).
+if (summary.stoppedBy === 'SIGINT' || summary.stoppedBy === 'SIGTERM') process.exit(0);

@@ -196,6 +196,11 @@ describe('fault suite: signals', () => {
     expect(r.out?.summary.finished ?? false).toBe(false);
   }, 60_000);
 
+  it('SIGTERM while 200,000 nested divs are being parsed: exits within 2 s', async () => {
+    const { ms } = await termWhen((s) => s.count('/deep') > 0, 'the deep page');
+    expect(ms).toBeLessThan(SIGNAL_BUDGET_MS);
+  }, 60_000);
+
   it('SIGTERM while robots.txt is being retried: exits within 2 s', async () => {
     const { ms } = await termWhen((s) => s.count('/robots.txt') > 0, 'robots.txt', '5xx');
     expect(ms).toBeLessThan(SIGNAL_BUDGET_MS);
