@@ -143,9 +143,19 @@ export class Downloader {
   private async attempt(ctx: DownloadContext): Promise<Download> {
     for (;;) {
       for (const s of this.steps) if (s.request) await this.guarded(ctx, () => s.request!(ctx));
+      // One controller per exchange, aborted by the timeout or by the crawl stopping. Not
+      // AbortSignal.any: on Node 20 every signal it makes stays referenced from the long-lived
+      // stop signal (bench:crawl: live heap 81 -> 130 MB after 2,000 pages).
       const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(new RetryTimeout()), this.options.timeoutMs);
-      const signal = AbortSignal.any([this.signal, timeout.signal]);
+      const exchange = new AbortController();
+      const onStop = () => exchange.abort(this.signal.reason);
+      if (this.signal.aborted) throw new AbortedError(ctx.firstUrl);
+      this.signal.addEventListener('abort', onStop, { once: true });
+      const timer = setTimeout(() => {
+        timeout.abort(new RetryTimeout());
+        exchange.abort(timeout.signal.reason);
+      }, this.options.timeoutMs);
+      const signal = exchange.signal;
       let res: OpenResponse | undefined;
       try {
         res = await this.transport({
@@ -177,6 +187,7 @@ export class Downloader {
         throw e;
       } finally {
         clearTimeout(timer);
+        this.signal.removeEventListener('abort', onStop);
       }
     }
   }
