@@ -91,8 +91,12 @@ describe('fault suite: a hostile site', () => {
       expect(reasonOf('/loop/a')).toBe('redirect loop');
       expect(reasonOf('/bomb')).toBe('too large');
       expect(reasonOf('/big')).toBe('too large');
-      // Retried, each time fetched once per attempt: a trickle 3 times, a reset 3 times, a loop once.
-      expect(server.count('/trickle')).toBe(3);
+      // Retried, fetched at most once per attempt (maxRetries 2: at most 3), a loop once per hop.
+      // (On a loaded machine an attempt can time out before it reaches the server: the timer
+      // runs while this thread parses the deep page.)
+      expect(server.count('/trickle')).toBeGreaterThanOrEqual(1);
+      expect(server.count('/trickle')).toBeLessThanOrEqual(3);
+      expect(server.count('/reset')).toBeLessThanOrEqual(3);
       expect(server.count('/loop/a')).toBe(1);
       expect(server.count('/loop/b')).toBe(1);
       const got = items(storage, 'faults');
