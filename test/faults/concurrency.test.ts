@@ -13,8 +13,9 @@ import path from 'node:path';
 import { startLatencyServer } from './latency-server.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-/** In flight within the first 10 s: the old ramp reached 9, ever. */
-const MIN_IN_FLIGHT_10S = 20;
+/** In flight within the first 10 s: the old ramp reached 5 here (9 at most, ever); 18–41 measured
+ * with this one at load 11–16 on 2 cores. */
+const MIN_IN_FLIGHT_10S = 12;
 
 describe('concurrency ramp on a 0–300 ms latency server', () => {
   it('maxConcurrency 50: many requests in flight within 10 s, the whole site crawled', async () => {
