@@ -154,6 +154,9 @@ interface GoldPost {
 
 interface Case {
   set: SetName;
+  /** The gold's convention for quoted posts: WEB-FORUM-52 keeps them in the post text (as
+   * displayed), real-threads leaves them out (the post's own text). */
+  quotes: 'kept' | 'dropped';
   id: string;
   site: string;
   platform: string;
@@ -193,6 +196,7 @@ function loadCases(sets: SetName[], only?: string): Case[] {
       const site = e.site ?? hostOf(e.url);
       out.push({
         set: 'webforum52',
+        quotes: 'kept',
         id: e.id,
         site,
         platform: site,
@@ -208,14 +212,14 @@ function loadCases(sets: SetName[], only?: string): Case[] {
       const x = readExpected<{ platform: string; posts: GoldPost[] }>(e);
       if (!x) continue;
       const site = e.site ?? hostOf(e.url);
-      out.push({ set: 'real-threads', id: e.id, site, platform: x.platform, input: inputOf(e, site), posts: x.posts });
+      out.push({ set: 'real-threads', quotes: 'dropped', id: e.id, site, platform: x.platform, input: inputOf(e, site), posts: x.posts });
     }
   }
   if (sets.includes('wcxb')) {
     for (const e of readManifest('wcxb-dev/manifest.jsonl') as Array<ManifestEntry & { type?: string }>) {
       if (e.type !== 'forum' || (only && !e.id.includes(only))) continue;
       const site = e.site ?? hostOf(e.url);
-      out.push({ set: 'wcxb', id: e.id, site, platform: /stackexchange|stackoverflow|serverfault|superuser|askubuntu|mathoverflow/.test(site) ? 'stackexchange' : 'other', input: inputOf(e, site), text: typeof e.gold === 'string' ? e.gold : '' });
+      out.push({ set: 'wcxb', quotes: 'kept', id: e.id, site, platform: /stackexchange|stackoverflow|serverfault|superuser|askubuntu|mathoverflow/.test(site) ? 'stackexchange' : 'other', input: inputOf(e, site), text: typeof e.gold === 'string' ? e.gold : '' });
     }
   }
   return out;
@@ -236,6 +240,22 @@ interface Score {
   forum: number;
   ours: number;
   gold: number;
+}
+
+/** A post's own text: `content` (as displayed) without the lines of its `quotes`. */
+export function ownText(p: ForumPost): string {
+  if (!p.quotes?.length) return p.content;
+  const drop = new Map<string, number>();
+  for (const q of p.quotes) for (const l of q.split('\n')) drop.set(l, (drop.get(l) ?? 0) + 1);
+  return p.content
+    .split('\n')
+    .filter((l) => {
+      const n = drop.get(l);
+      if (!n) return true;
+      drop.set(l, n - 1);
+      return false;
+    })
+    .join('\n');
 }
 
 function itemText(item: Item): string {
@@ -259,7 +279,7 @@ function score(c: Case, item: Item): Score {
     return { count: NaN, text: NaN, user: NaN, date: NaN, f1: NaN, wcxb: wcxbF1(itemText(item), c.text), forum, ours: item.posts?.length ?? 0, gold: NaN };
   }
   const gold = c.posts!;
-  const posts: ForumPost[] = item.posts ?? [];
+  const posts: ForumPost[] = (item.posts ?? []).map((p) => (c.quotes === 'dropped' ? { ...p, content: ownText(p) } : p));
   let base = bases.get(c.id);
   if (base === undefined) bases.set(c.id, (base = baseOf(c)));
   const denom = Math.max(posts.length, gold.length);

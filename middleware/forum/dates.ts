@@ -38,6 +38,9 @@ export interface DateAnchor {
   before?: string;
   /** Labelled as a member's join / last-visit / birthday date: never a post time. */
   joined?: boolean;
+  /** Labelled as an edit time ("edited 3 hours ago", "最后编辑于"): the post's own time is
+   * elsewhere; used only when a floor shows no other date. */
+  edited?: boolean;
   /** Length of the text line (segment) that shows the date. */
   line?: number;
   /** Inside a quoted post (the quoted post's date, not this floor's). */
@@ -54,6 +57,12 @@ export const PROSE_SEGMENT_LENGTH = 200;
 /** Footer clocks and session lines carry the current time, not a post time (seed 003 §2.1: drop
  * the footer "system time" first). Phrases from phpBB/vBulletin/Discuz!/XenForo templates. */
 const SYSTEM_TIME = /(it is currently|current time|the time now is|all times are|last visit was|server time|system time|heure actuelle|aktuelle zeit|es ist jetzt|zeitzone|现在时间|当前时间|系统时间|服务器时间|上次访问|copyright|©|powered by)/i;
+
+/** A date after one of these labels is an edit time, not the time the post was written. */
+export const EDIT_LABEL = /(edited|last edited|modified|updated|bearbeitet|geändert|modifié|editado|modificato|编辑|編輯|修改|更新)\s*(by\s+\S+(\s+\S+)?\s*)?(on|at|am|le|于|於|:|：)?\s*$/i;
+
+/** …or before one of these (Chinese boards put the verb last: "于 2018-10-4 19:28 编辑"). */
+const EDIT_AFTER = /^\s*(编辑|編輯|修改|edited)/i;
 
 /** A date after one of these labels is a member's join date, last visit or birthday, not a post
  * time. */
@@ -208,7 +217,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     // An empty <time datetime> is filled in by script: still an anchor (the ISO time is known),
     // but it has no displayed text.
     if ((!text && !iso) || text.length > WEAK_DATE_MAX_SEGMENT) continue;
-    if (inFooter(node)) continue;
+    if (inFooter(node) || hidden(page, node)) continue;
     marked.add(node);
     const shown = datesIn(text, options)[0];
     anchors.push({ index: page.indexOf(node), element: node, text, iso: iso ?? shown?.iso, marked: true, relative: shown ? shown.relative : !/\d{4}/.test(text) });
@@ -225,7 +234,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (!found.length) continue;
     // A segment whose date is shown by a <time> element already has its anchor.
     if (markedBlocks.has(seg.element)) continue;
-    if (inFooter(seg.element)) continue;
+    if (inFooter(seg.element) || hidden(page, seg.element)) continue;
     const d = found[0]!;
     anchors.push({
       index: seg.index,
@@ -236,6 +245,8 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
       relative: d.relative,
       before: seg.text.slice(Math.max(0, d.index - 40), d.index),
       line: seg.text.length,
+      // "本帖最后由 X 于 <date> 编辑": the edit label after the date.
+      ...(EDIT_AFTER.test(seg.text.slice(d.index + d.text.length, d.index + d.text.length + 12)) ? { edited: true } : {}),
       ...(seg.text.length > PROSE_SEGMENT_LENGTH ? { prose: true } : {}),
     });
   }
@@ -258,9 +269,38 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
       if (k >= 0) before = page.segments[k]!.text.slice(-40);
     }
     if (JOIN_LABEL.test(before)) a.joined = true;
+    // The label right before the date, in its own line ("edited <time>") or the one before.
+    const at = before.lastIndexOf(a.text);
+    if (EDIT_LABEL.test(at > 0 ? before.slice(0, at) : before)) a.edited = true;
     if (inQuote(a.element)) a.quoted = true;
   }
   return anchors;
+}
+
+/** Inline styles that hide an element (attachment tooltips and menus shown on hover): their
+ * dates are shown to nobody reading the thread. */
+const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/** Whether an element or an ancestor is hidden by an inline style (memoised per element in the
+ * page's memo: one walk up per distinct block). */
+export function hidden(page: Page, el: AnyNode): boolean {
+  const memo = page.memo('forum:hidden', () => new Map<AnyNode, boolean>());
+  const chain: AnyNode[] = [];
+  let v = false;
+  for (let n: AnyNode | null = el; n; n = n.parent) {
+    const known = memo.get(n);
+    if (known !== undefined) {
+      v = known;
+      break;
+    }
+    chain.push(n);
+    if (n instanceof Element && n.attribs.style && HIDDEN_STYLE.test(n.attribs.style)) {
+      v = true;
+      break;
+    }
+  }
+  for (const c of chain) memo.set(c, v);
+  return v;
 }
 
 /** Quote containers of board templates (`<blockquote>`, `div.quote`, `bbcode_quote` …). */

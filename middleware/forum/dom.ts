@@ -7,8 +7,8 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { pageIndex, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
-import { SKIP_TAGS } from '../../src/core/page.js';
+import { pageIndex, rangeOf, rangeChars, rangeNonLinkChars, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
+import { BLOCK_TAGS, SKIP_TAGS } from '../../src/core/page.js';
 import { SENTENCE_MARKS, LABEL_MARKS } from '../../src/core/text.js';
 
 /** The core's sentence marks without the label marks (colons end "Posted:", "发表于："), split by
@@ -73,10 +73,67 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
   for (let i = 0; i < m; i++) {
     const s = segments[i]!;
     noise[i] = isNoise(s.element) ? 1 : 0;
-    const counts = !noise[i] && s.linkChars < s.text.length / 2 && !labelStarts.has(s.index);
-    prePunct[i + 1] = prePunct[i]! + (counts ? punctIn(s.text) : 0);
+    const counts = !noise[i] && s.linkChars < s.text.length / 2;
+    // In a dated label line ("Ingo78, 10. April 2020") commas are metadata; a full stop or a
+    // question mark of CJK text still ends a sentence ("路人甲：说得对。 2019-3-1 21:30").
+    prePunct[i + 1] = prePunct[i]! + (!counts ? 0 : labelStarts.has(s.index) ? strongCjkPunct(s.text) : punctIn(s.text));
   }
-  return { ...ix, prePunct, noise };
+  const tix: ThreadIndex = { ...ix, prePunct, noise };
+  markGuestPrompts(tix);
+  return tix;
+}
+
+/** Links to a login or sign-up page. */
+const LOGIN_HREF = /(login|logging|log-in|signin|sign-in|sign_in|register|signup|sign-up|join\.php|登录|注册)/i;
+/** A guest prompt ("You need to log in to view attachments. No account? Register") is a short
+ * block around such a link; 150 characters holds the prompt and its heading, not a post. */
+export const GUEST_PROMPT_MAX = 150;
+
+/**
+ * Board notices shown to visitors who are not logged in, inside the post body of a saved page:
+ * the largest ancestor of a login/sign-up link that stays under GUEST_PROMPT_MAX characters is
+ * noise. Punctuation there no longer counts for content either.
+ */
+function markGuestPrompts(ix: ThreadIndex): void {
+  const { page } = ix;
+  let changed = false;
+  for (let i = 0; i < page.nodes.length; i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || n.name !== 'a' || !n.attribs.href || !LOGIN_HREF.test(n.attribs.href)) continue;
+    // The link sits in a sentence ("You need to log in to view…"), not in a bar of buttons
+    // (a guest's "Reply" leads to the login page too).
+    let block: AnyNode | null = n.parent;
+    while (block instanceof Element && !BLOCK_TAGS.has(block.name)) block = block.parent;
+    if (!(block instanceof Element)) continue;
+    const br = rangeOf(ix, block);
+    const plain = rangeNonLinkChars(ix, br);
+    if (plain < rangeChars(ix, br) - plain) continue;
+    let top: Range | undefined;
+    for (let p: AnyNode | null = n; p instanceof Element && p.name !== 'body'; p = p.parent) {
+      const r = rangeOf(ix, p);
+      if (rangeChars(ix, r) > GUEST_PROMPT_MAX) break;
+      top = r;
+    }
+    if (!top) continue;
+    const [a, b] = segSpan(ix, top);
+    for (let k = a; k < b; k++) if (!ix.noise[k]) (ix.noise[k] = 2), (changed = true);
+    i = top.end;
+  }
+  if (!changed) return;
+  // Punctuation of the new noise no longer counts: one pass over the prefix sums.
+  let prevOld = ix.prePunct[0]!;
+  for (let k = 0; k < ix.segments.length; k++) {
+    const oldNext = ix.prePunct[k + 1]!;
+    const own = oldNext - prevOld;
+    prevOld = oldNext;
+    ix.prePunct[k + 1] = ix.prePunct[k]! + (ix.noise[k] === 2 ? 0 : own);
+  }
+}
+
+const CJK_SENTENCE_END = /[。！？]/g;
+
+function strongCjkPunct(text: string): number {
+  return text.match(CJK_SENTENCE_END)?.length ?? 0;
 }
 
 export function punctIn(text: string): number {

@@ -11,16 +11,18 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Segment } from '../../src/core/page.js';
-import { collapse, textOf } from '../../src/core/page.js';
-import type { DateAnchor } from './dates.js';
+import { BLOCK_TAGS, collapse, textOf } from '../../src/core/page.js';
+import { hidden, type DateAnchor } from './dates.js';
 import type { PostRecord } from './records.js';
 import {
   type ThreadIndex,
+  type Range,
   elementChildren,
   hasAncestor,
   lowerBound,
   punctMarks,
   rangeOf,
+  chars,
   segSpan,
   segmentsIn,
   stepKey,
@@ -50,7 +52,7 @@ const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citatio
 /** Link texts that are actions, not content. */
 const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
 /** A signature delimiter line. */
-const SIGNATURE_RULE = /^(_{5,}|-- ?)$/;
+const SIGNATURE_RULE = /^(_{5,}|-{5,}|-- ?)$/;
 /** Signatures are a few lines (boards cap them around 250–500 characters). */
 const MAX_SIGNATURE_LENGTH = 300;
 /** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
@@ -62,6 +64,59 @@ const FLOOR_IN_LINE = /#\s?(\d{1,6})(?!\d)|(?<!\d)(\d{1,6})\s?(?:楼|樓)|(?:^|\
 /** Floor labels sit in short header lines; longer lines are prose ("see #3 above"). */
 const FLOOR_LINE_MAX = 80;
 const FLOOR_NAMES: Record<string, number> = { 楼主: 1, 樓主: 1, 沙发: 2, 沙發: 2, 板凳: 3, 地板: 4 };
+
+type PunctOf = (r: Range, rec: PostRecord | undefined) => number;
+
+/** A line (digits aside) shown in at least this many floors, and in this share of them, is
+ * template: a board's default signature, a user-panel line ("超新星, 积分 1467, 距离下一级还需
+ * 1533 积分"). Its punctuation does not point at the content. Three floors: two posts may quote
+ * the same sentence. */
+const REPEATED_LINE_FLOORS = 3;
+const REPEATED_LINE_SHARE = 0.3;
+
+/**
+ * Punctuation of a range for content finding: without the floor's replies (their text is theirs)
+ * and without lines repeated across floors (template). One pass over the floors' segments, then
+ * prefix sums: each query is two binary searches.
+ */
+function punctCounter(ix: ThreadIndex, records: PostRecord[]): PunctOf {
+  const floorsOf = new Map<string, number>();
+  const keyOf = (t: string): string => t.replace(/\d+/g, '#');
+  for (const rec of records) {
+    const seen = new Set<string>();
+    const [a, b] = segSpan(ix, rec.range);
+    for (let k = a; k < b; k++) seen.add(keyOf(ix.segments[k]!.text));
+    for (const key of seen) floorsOf.set(key, (floorsOf.get(key) ?? 0) + 1);
+  }
+  const limit = Math.max(REPEATED_LINE_FLOORS, REPEATED_LINE_SHARE * records.length);
+  const m = ix.segments.length;
+  const pre = new Float64Array(m + 1);
+  for (let k = 0; k < m; k++) {
+    const own = ix.prePunct[k + 1]! - ix.prePunct[k]!;
+    const n = own ? (floorsOf.get(keyOf(ix.segments[k]!.text)) ?? 0) : 0;
+    pre[k + 1] = pre[k]! + (n >= limit ? 0 : own);
+  }
+  let count = (r: Range): number => {
+    const [a, b] = segSpan(ix, r);
+    return pre[b]! - pre[a]!;
+  };
+  // Template cannot be what most floors say: when the discount silences most floors that had
+  // punctuation (every post reads "Reply number N, …"), it is not applied.
+  const before = records.filter((r) => punctMarks(ix, r.range) > 0).length;
+  const after = records.filter((r) => count(r.range) > 0).length;
+  if (after * 2 < before) count = (r) => punctMarks(ix, r);
+  return (r, rec) => {
+    let n = count(r);
+    if (rec?.replies) for (const rep of rec.replies) if (rep.range.start >= r.start && rep.range.end <= r.end) n -= count(rep.range);
+    return n;
+  };
+}
+
+/** Whether a DFS index falls inside one of the floor's replies. */
+export function inReplies(rec: PostRecord, i: number): boolean {
+  for (const r of rec.replyArea ?? rec.replies?.map((x) => x.range) ?? []) if (r.start <= i && i <= r.end) return true;
+  return false;
+}
 
 function attrText(el: Element): string {
   return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.itemprop ?? ''}`;
@@ -139,22 +194,31 @@ export class PathSpace {
 // ---------------------------------------------------------------------------------------------
 // Content
 
+/** Text is counted per block (a segment starts at its first text node): an inline element that
+ * happens to hold that first node (a name link opening a one-line reply "路人甲：说得对。") does not
+ * own the line; its block does. */
+function liftInline(node: Element, rec: PostRecord): Element {
+  let n: Element = node;
+  while (!BLOCK_TAGS.has(n.name) && !rec.roots.includes(n) && n.parent instanceof Element) n = n.parent;
+  return n;
+}
+
 /** Deepest element of a floor holding ≥ CONTENT_PUNCT_SHARE of its punctuation. */
-function contentNodeOf(ix: ThreadIndex, rec: PostRecord): Element | undefined {
-  const total = punctMarks(ix, rec.range);
+function contentNodeOf(ix: ThreadIndex, rec: PostRecord, ownPunct: PunctOf): Element | undefined {
+  const total = ownPunct(rec.range, rec);
   if (total === 0) return undefined;
   let node: Element | undefined;
-  for (const r of rec.roots) if (punctMarks(ix, rangeOf(ix, r)) >= CONTENT_PUNCT_SHARE * total) node = r;
+  for (const r of rec.roots) if (ownPunct(rangeOf(ix, r), rec) >= CONTENT_PUNCT_SHARE * total) node = r;
   if (!node) return undefined;
   for (;;) {
     let next: Element | undefined;
     for (const c of elementChildren(node)) {
-      if (punctMarks(ix, rangeOf(ix, c)) >= CONTENT_PUNCT_SHARE * total) {
+      if (ownPunct(rangeOf(ix, c), rec) >= CONTENT_PUNCT_SHARE * total) {
         next = c;
         break;
       }
     }
-    if (!next) return node;
+    if (!next) return liftInline(node, rec);
     node = next;
   }
 }
@@ -187,7 +251,8 @@ const MIN_NOMINATIONS = 2;
  */
 export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Element[] | undefined> {
   const space = new PathSpace();
-  const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r) : undefined));
+  const ownPunct = punctCounter(ix, records);
+  const own = records.map((r) => (r.roots.length ? contentNodeOf(ix, r, ownPunct) : undefined));
   const ownPaths = own.map((n, i) => (n ? space.pathIn(records[i]!, n) : undefined));
   const nominations = new Map<string, number>();
   for (const p of ownPaths) {
@@ -201,7 +266,7 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
     }
   }
   const voters = ownPaths.filter((p) => p !== undefined).length;
-  const totals = records.map((r) => punctMarks(ix, r.range));
+  const totals = records.map((r) => ownPunct(r.range, r));
   const grand = totals.reduce((a, b) => a + b, 0) || 1;
   // Coverage of every nominated path. Where a step matches several siblings (two `div.inbox`),
   // the floor's node at that path is the match holding the most punctuation.
@@ -218,14 +283,14 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
     records.forEach((rec, i) => {
       if (!totals[i]) return;
       const found = space.resolve(rec, p);
-      const f = bestMatch(ix, found);
+      const f = bestMatch(ix, found, rec, ownPunct);
       if (!f) return;
       present++;
-      const mine = punctMarks(ix, rangeOf(ix, f));
+      const mine = ownPunct(rangeOf(ix, f), rec);
       covered += mine;
       if (found.length > 1) {
         multiMine += mine;
-        for (const g of found) multiAll += punctMarks(ix, rangeOf(ix, g));
+        for (const g of found) multiAll += ownPunct(rangeOf(ix, g), rec);
       }
     });
     if (present < CONTENT_PATH_SUPPORT * withText) continue;
@@ -265,6 +330,9 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
     currentCov = cov.get(next)!;
     best = next;
   }
+  // Only the floor itself is common to all floors (templates that differ below the root: a
+  // question's `postcell` beside an answer's `answercell`): each floor keeps its own content node.
+  if (best !== undefined && /^\d+:$/.test(best)) best = undefined;
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
       const found = space.resolve(rec, best);
@@ -273,7 +341,7 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
         const mine = own[i];
         const at = mine ? ix.page.indexOf(mine) : -1;
         const holder = found.find((f) => rangeOf(ix, f).start <= at && at <= rangeOf(ix, f).end);
-        return [holder ?? bestMatch(ix, found)!];
+        return [holder ?? bestMatch(ix, found, rec, ownPunct)!];
       }
     }
     // No content node: a one-element floor is its own content; a floor of several rows may hold
@@ -284,32 +352,84 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
 }
 
 /** The element holding the most punctuation (ties: the first). */
-function bestMatch(ix: ThreadIndex, els: Element[]): Element | undefined {
+function bestMatch(ix: ThreadIndex, els: Element[], rec?: PostRecord, ownPunct?: PunctOf): Element | undefined {
   let best: Element | undefined;
   let n = -1;
   for (const e of els) {
-    const k = punctMarks(ix, rangeOf(ix, e));
+    const k = ownPunct ? ownPunct(rangeOf(ix, e), rec) : punctMarks(ix, rangeOf(ix, e));
     if (k > n) [best, n] = [e, k];
   }
   return best;
 }
 
+/** A quote container holding at least this share of the content's characters is the post body
+ * itself (vBulletin renders every post in a `<blockquote class="postcontent">`), not a quote. */
+const QUOTE_BODY_SHARE = 0.9;
+
+/** Class/id words of containers quoting another post. */
+const QUOTE_OF_POST = /(quote|citation|zitat|引用)/i;
+
+/** A container that quotes another post: a board's quote class, or a `<blockquote>` that names
+ * its source (a `<cite>`, a `cite`/`data-author` attribute). A bare `<blockquote>` in a post is
+ * the writer's own citation (Markdown's `>`), part of the post's own text. */
+function quotesAPost(el: Element): boolean {
+  // A quote class (not a generic "code block" class that boards share between quotes and code).
+  if (QUOTE_OF_POST.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`)) return true;
+  if (el.name !== 'blockquote') return false;
+  if (el.attribs.cite || el.attribs['data-author'] || el.attribs['data-quote']) return true;
+  for (const c of el.children) if (c instanceof Element && (c.name === 'cite' || (c.name === 'div' && c.children.some((d) => d instanceof Element && d.name === 'cite')))) return true;
+  return false;
+}
+
+/** The outermost quote container of an element below `root` that is not the body itself. */
+function quoteBlockOf(ix: ThreadIndex, el: AnyNode, root: Element, rootChars: number): Element | undefined {
+  let found: Element | undefined;
+  for (let n: AnyNode | null = el; n && n !== root; n = n.parent) {
+    if (!(n instanceof Element)) continue;
+    if (!quotesAPost(n)) continue;
+    if (chars(ix, rangeOf(ix, n)) >= QUOTE_BODY_SHARE * rootChars) continue;
+    found = n;
+  }
+  return found;
+}
+
 /** Plain text of content elements: paragraphs joined by "\n", noise removed. Lines inside quotes
- * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template). */
-export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>): string {
+ * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template)
+ * and, one string per quoted passage, to `quotes`. */
+export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>, rec?: PostRecord, quotes?: string[], skip?: ReadonlySet<number>): string {
   const lines: string[] = [];
+  let block: Element | undefined;
+  let blockLines: string[] = [];
+  const endBlock = () => {
+    if (block && blockLines.length && quotes) quotes.push(blockLines.join('\n'));
+    block = undefined;
+    blockLines = [];
+  };
   for (const el of els) {
     const [a, b] = segSpan(ix, rangeOf(ix, el));
+    const rootChars = chars(ix, rangeOf(ix, el));
     for (let k = a; k < b; k++) {
       const seg = ix.segments[k]!;
       if (ix.noise[k]) continue;
+      if (rec && inReplies(rec, seg.index)) continue;
       // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
       if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
       if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
       if (COUNTER_LINE.test(seg.text)) continue;
-      lines.push(listMarker(ix, seg) + seg.text);
-      if (quoted && inQuote(seg.element, el)) quoted.add(lines[lines.length - 1]!);
+      if (skip?.has(seg.index)) continue;
+      // Hidden by an inline style: attachment tooltips and menus shown on hover.
+      if (hidden(ix.page, seg.element)) continue;
+      const line = listMarker(ix, seg) + seg.text;
+      lines.push(line);
+      const q = inQuote(seg.element, el) ? quoteBlockOf(ix, seg.element, el, rootChars) : undefined;
+      if (q !== block) endBlock();
+      if (q) {
+        block = q;
+        blockLines.push(line);
+        quoted?.add(line);
+      }
     }
+    endBlock();
   }
   return cutSignature(lines).join('\n');
 }
@@ -385,9 +505,12 @@ export function chooseDates(ix: ThreadIndex, records: PostRecord[], anchors: Dat
     const a = lowerBound(starts, rec.range.start);
     const b = lowerBound(starts, rec.range.end + 1);
     const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
-    return anchors
+    const xs = anchors
       .slice(a, b)
-      .filter((x) => !x.prose && !ranges.some((r) => r.start <= x.index && x.index <= r.end) && !inQuote(x.element, rec.roots[0]?.parent ?? null) && !labelled(x));
+      .filter((x) => !x.prose && !ranges.some((r) => r.start <= x.index && x.index <= r.end) && !inReplies(rec, x.index) && !inQuote(x.element, rec.roots[0]?.parent ?? null) && !labelled(x));
+    // An edit time only when the floor shows no other date.
+    const written = xs.filter((x) => !x.edited);
+    return written.length ? written : xs;
   });
   // Per path: the floors' anchors there (first one per floor).
   const byPath = new Map<string, Array<DateAnchor | undefined>>();
@@ -397,7 +520,7 @@ export function chooseDates(ix: ThreadIndex, records: PostRecord[], anchors: Dat
       if (!p) continue;
       let arr = byPath.get(p);
       if (!arr) byPath.set(p, (arr = new Array(records.length).fill(undefined)));
-      if (!arr[i]) arr[i] = x;
+      if (!arr[i] || (arr[i]!.edited && !x.edited)) arr[i] = x;
     }
   });
   let best: string | undefined;
@@ -454,26 +577,43 @@ interface AuthorCandidate {
 }
 
 /** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
-const NOT_A_NAME = /(\S:\s|:\s*\d|^[\d\s.,:#+-]+$)/;
+const NOT_A_NAME = /(\S[:：]\s|[:：]\s*\d|^[\d\s.,:#+-]+$|^[←→«»‹›↑↓<>^]|^\p{Script=Han}{1,4}\s*\d+$)/u;
+/** An author label before the name ("作者： 6xy", "Posted by alice"): the name is what follows. */
+const AUTHOR_LABEL = /^(?:作者|发帖人|發帖人|发表人|發表人|发信人|發信人|楼主|樓主|author|posted by|by|von|par|por)\s*[:：]?\s+|^(?:作者|发帖人|发表人|发信人|author)\s*[:：]\s*/i;
+/** A byline in the line of the post's date ("发布时间 2005/03/16 01:08:28 by mi来mi去"). */
+const DATE_LINE_BYLINE = /(?:^|\s)(?:by|von|par|por|作者[:：]?|发信人[:：]?|發信人[:：]?)\s*([^\s〓|｜,，;；]{1,30})/iu;
+
+function unlabel(name: string): string {
+  return name.replace(AUTHOR_LABEL, '').trim();
+}
 
 function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, content: Element[] | undefined): AuthorCandidate[] {
   const out: AuthorCandidate[] = [];
   const contentRanges = (content ?? []).map((e) => rangeOf(ix, e));
+  // The content holds every line of the floor (a one-line reply): names in it may be its author.
+  const [fa, fb] = segSpan(ix, rec.range);
+  const wholeFloor = fb > fa && contentRanges.some((c) => {
+    const [ca, cb] = segSpan(ix, c);
+    return ca <= fa && cb >= fb;
+  });
   const quoteRoot = rec.roots[0]?.parent ?? null;
   const page = ix.page;
   const r = rec.range;
   for (let i = r.start; i <= r.end && i < page.nodes.length; i++) {
     const n = page.nodes[i];
     if (!(n instanceof Element)) continue;
-    if (contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
+    // Names inside the content are mentions, unless the content is the whole floor (a one-line
+    // reply "路人甲：说得对。"): then a profile link there is its author.
+    if (!wholeFloor && contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
+    if (inReplies(rec, i)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
     const isProfileLink = !!href && isProfileUrl(href);
-    const hinted = !isProfileLink && AUTHOR_HINT.test(attrText(n));
+    const hinted = !isProfileLink && !wholeFloor && AUTHOR_HINT.test(attrText(n));
     if (!isProfileLink && !hinted) continue;
     // A name holder is small; reading the text of a big hinted wrapper ("user-panel") for every
     // such element would be quadratic.
     if (ix.end[i]! - i > MAX_AUTHOR_NODES) continue;
-    const name = collapse(textOf(n));
+    const name = unlabel(collapse(textOf(n)));
     if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name)) continue;
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
@@ -501,7 +641,8 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
   // found by the vote across floors).
   for (const seg of segmentsIn(ix, r)) {
     if (contentRanges.some((c) => c.start <= seg.index && seg.index <= c.end)) continue;
-    const t = seg.text;
+    if (inReplies(rec, seg.index)) continue;
+    const t = unlabel(seg.text);
     if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
     if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
     kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
@@ -545,9 +686,14 @@ function declaredAuthor(rec: PostRecord): string | undefined {
 const AUTHOR_LINK_BONUS = 0.3;
 const AUTHOR_SLOT_PENALTY = 0.5;
 
-export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: Array<Element[] | undefined>): AuthorPick[] {
+/** Steps at the end of the voted author path that a floor of another template must share for its
+ * name to count as the same slot (user block / name holder / link). */
+const AUTHOR_PATH_TAIL = 3;
+
+export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: Array<Element[] | undefined>, dates: Array<DateAnchor | undefined> = []): AuthorPick[] {
   const space = new PathSpace();
   const cands = records.map((rec, i) => authorCandidates(ix, space, rec, content[i]));
+  if (process.env.FORUM_DEBUG) console.error("acands", cands.map((cs) => cs.map((c) => c.name + (c.linked ? "*" : "")).join(",")).join(" | "));
   // Vote: per path, the share of floors having a candidate there, with the link bonus; a name slot
   // must vary across floors (a constant line is a label such as "Offline").
   const stats = new Map<string, { floors: number; linked: number; slot: number; values: Set<string> }>();
@@ -579,7 +725,42 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
       const link = cs.find((c) => c.url && c.name === declared) ?? cs.find((c) => c.url && c.linked && c.name.includes(declared));
       return { name: declared, url: link?.url };
     }
-    const hit = (best && cs.find((c) => c.path === best)) || cs.find((c) => c.linked) || cs.find((c) => !c.slot);
+    // Several names at the voted slot (an editor's signature beside the writer's): the one nearest
+    // the floor's own date, which the date vote chose apart from edit times (a name and a time
+    // form one header).
+    const atBest = best ? cs.filter((c) => c.path === best) : [];
+    const date = dates[i];
+    const nearest = (xs: AuthorCandidate[]): AuthorCandidate | undefined => {
+      if (xs.length < 2 || !date) return xs[0];
+      // The name sharing the smallest container with the date (its signature block), then the
+      // closest in page order.
+      const depth = new Map<AnyNode, number>();
+      let d0 = 0;
+      for (let n: AnyNode | null = date.element; n; n = n.parent) depth.set(n, d0--);
+      let pick = xs[0]!;
+      let best: [number, number] = [-Infinity, Infinity];
+      for (const c of xs) {
+        let n: AnyNode | null = c.el;
+        while (n && !depth.has(n)) n = n.parent;
+        const shared = n ? depth.get(n)! : -Infinity;
+        const dist = Math.abs(ix.page.indexOf(c.el) - date.index);
+        if (shared > best[0] || (shared === best[0] && dist < best[1])) [pick, best] = [c, [shared, dist]];
+      }
+      return pick;
+    };
+    // A floor rendered by a template of its own (a question above answers) lacks the voted path:
+    // the names whose path ends like it (the same signature block), then linked names, then any.
+    const tail = best ? best.split('/').slice(-AUTHOR_PATH_TAIL).join('/') : undefined;
+    const alike = tail ? cs.filter((c) => c.path?.endsWith(tail)) : [];
+    const hit = nearest(atBest) || nearest(alike) || nearest(cs.filter((c) => c.linked)) || nearest(cs.filter((c) => !c.slot));
+    // Boards without member links often sign the post in its date line: that byline is surer
+    // than a name slot or a class-hinted link.
+    if (!hit?.linked && date) {
+      const line = ix.segments[lowerBound(ix.segStart, date.index + 1) - 1]?.text ?? '';
+      const at = line.indexOf(date.text);
+      const m = at >= 0 ? DATE_LINE_BYLINE.exec(line.slice(at + date.text.length)) : null;
+      if (m && !NOT_A_NAME.test(m[1]!)) return { name: m[1]! };
+    }
     if (!hit) return {};
     return { name: hit.name, url: hit.url };
   });
@@ -593,6 +774,7 @@ export function chooseFloors(ix: ThreadIndex, records: PostRecord[], content: Ar
     const ranges = (content[i] ?? []).map((e) => rangeOf(ix, e));
     for (const seg of segmentsIn(ix, rec.range)) {
       if (ranges.some((r) => r.start <= seg.index && seg.index <= r.end)) continue;
+      if (inReplies(rec, seg.index)) continue;
       if (seg.text.length > FLOOR_LINE_MAX) continue;
       // The floor label is part of a short header line, often glued to its neighbours by inline
       // markup ("来自Android客户端1楼2017-01-09 15:42", "8:02am#1").

@@ -23,14 +23,16 @@ import { Element } from 'domhandler';
 import render from 'dom-serializer';
 import type { Page } from '../../src/core/page.js';
 import { createPage, textOf, langTag } from '../../src/core/page.js';
-import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import type { MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
+import { extractArticle } from '../article/index.js';
 import type { ForumPost } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
-import { findAnchors } from './dates.js';
-import { buildIndex } from './dom.js';
+import { findAnchors, type DateAnchor } from './dates.js';
+import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
 import { findPagination, laterPageInUrl } from '../pagination/index.js';
+import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
@@ -45,6 +47,8 @@ export interface ForumOptions {
   timezone?: string;
   /** Reference time for relative dates ("3小时前", "yesterday"); default `page.fetchedAt`. */
   now?: Date;
+  /** Floor layouts learned on other pages of the site (layout.ts), tried as candidates. */
+  layouts?: readonly FloorLayout[];
 }
 
 /** Internal view for tests and the bench: the floors as found, before field extraction. */
@@ -111,39 +115,27 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // Dated label lines ("Ingo78, 10. April 2020"): their commas are metadata, not sentences.
   const labels = anchors.filter((a) => !a.prose && !a.marked && a.line !== undefined && a.line - a.text.length <= DATE_LABEL_EXTRA);
   const ix = buildIndex(page, new Set(labels.map((a) => a.index)));
-  const records = findRecords(ix, anchors);
+  const records = findRecords(ix, anchors, options.layouts);
   if (!records.length) return null;
 
-  const content = contentNodes(ix, records);
-  const dates = chooseDates(ix, records, anchors, content);
-  const authors = chooseAuthors(ix, records, content);
-  const floors = chooseFloors(ix, records, content);
+  const posts = readFloors(ix, records, anchors);
   const pagination = findPagination(page, { exclude: records.map((r) => r.range) });
   // The first floor is the thread's main post only on the thread's first page: the pagination
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
   const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;
-
-  const quoted = new Set<string>();
-  const texts = dropBoilerplate(
-    records.map((rec, i) => {
-      const els = content[i];
-      return els && els.length ? contentText(ix, els, quoted) : peakContent(ix, rec, dates[i]);
-    }),
-    quoted,
-  );
-  const posts: ForumPost[] = records.map((_rec, i) => {
-    const text = texts[i]!;
-    const d = dates[i];
-    const floor = floors[i];
-    const isMain = floor !== undefined ? floor === 1 : i === 0 && firstPage;
-    const post: ForumPost = { content: text, isMain };
-    if (floor !== undefined) post.floor = floor;
-    if (authors[i]?.name) post.author = authors[i]!.name;
-    if (authors[i]?.url) post.authorUrl = authors[i]!.url;
-    if (d?.iso) post.publishedAt = d.iso;
-    if (d?.text) post.publishedAtText = d.text;
-    return post;
-  });
+  posts.forEach((p, i) => (p.isMain = p.floor !== undefined ? p.floor === 1 : i === 0 && firstPage));
+  // Replies inside floors (comments under an answer, 楼中楼): read as floors of their own, by the
+  // same position votes across all of them, then handed back to their floor.
+  const replyRecs = records.flatMap((r) => r.replies ?? []);
+  if (replyRecs.length) {
+    const replies = readFloors(ix, replyRecs, anchors);
+    let k = 0;
+    records.forEach((r, i) => {
+      if (!r.replies?.length) return;
+      posts[i]!.replies = replies.slice(k, k + r.replies.length).map(({ isMain: _m, floor: _f, ...rest }) => rest);
+      k += r.replies.length;
+    });
+  }
   // A "thread" whose floors hold no text at all is not one (a dated link list).
   if (!posts.some((p) => p.content.trim())) return null;
   return {
@@ -153,6 +145,64 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
     pages: pagination.pages,
     records,
   };
+}
+
+/** Whether the segment at a DFS index is the first or the last one of the content elements. */
+function isEdgeSegment(ix: ThreadIndex, els: Element[], index: number): boolean {
+  const first = rangeOf(ix, els[0]!);
+  const last = rangeOf(ix, els[els.length - 1]!);
+  const [a] = segSpan(ix, first);
+  const [, b] = segSpan(ix, last);
+  return b > a && (ix.segments[a]!.index === index || ix.segments[b - 1]!.index === index);
+}
+
+/** An edit notice is a short line: a name, a date and the label (60 characters, as
+ * WEAK_DATE_MAX_SEGMENT). */
+const EDIT_NOTICE_MAX = 60;
+
+/** Author, time, content and floor number of each record, by position consistency across them. */
+function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): ForumPost[] {
+  const content = contentNodes(ix, records);
+  const dates = chooseDates(ix, records, anchors, content);
+  const authors = chooseAuthors(ix, records, content, dates);
+  const floors = chooseFloors(ix, records, content);
+  const quoted = new Set<string>();
+  const quotes: string[][] = records.map(() => []);
+  // Edit notices ("Last edited by X; 12-08-2011", "本帖最后由 X 于 … 编辑"): short lines whose date
+  // is an edit time are not what the post says.
+  const notices = new Set<number>();
+  for (const a of anchors) if (a.edited && !a.marked && (a.line ?? Infinity) <= EDIT_NOTICE_MAX) notices.add(a.index);
+  const texts = dropBoilerplate(
+    records.map((rec, i) => {
+      const els = content[i];
+      // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
+      // signature line, not text: a dated label line.
+      const d = dates[i];
+      // Only at the body's end or start, where a signature line sits.
+      const edge = !!els?.length && d !== undefined && isEdgeSegment(ix, els, d.index);
+      // …and without a sentence of its own ("路人甲：说得对。 2019-3-1 21:30" is a whole reply).
+      const label = d && edge && !d.marked && d.line !== undefined && d.line - d.text.length <= DATE_LABEL_EXTRA && punctMarks(ix, { start: d.index, end: d.index }) === 0;
+      const skip = label ? new Set([...notices, d!.index]) : notices;
+      return els && els.length ? contentText(ix, els, quoted, rec, quotes[i], skip) : peakContent(ix, rec, dates[i]);
+    }),
+    quoted,
+  );
+  return records.map((rec, i) => {
+    const d = dates[i];
+    const floor = floors[i];
+    let text = texts[i]!;
+    // A floor cut from the page by position (no element of its own) starts with its header: the
+    // author's name and the date on lines of their own are not what the post says.
+    if (!rec.roots.length) text = text.split('\n').filter((l) => l !== authors[i]?.name && l !== d?.text).join('\n');
+    const post: ForumPost = { content: text };
+    if (quotes[i]!.length) post.quotes = quotes[i];
+    if (floor !== undefined) post.floor = floor;
+    if (authors[i]?.name) post.author = authors[i]!.name;
+    if (authors[i]?.url) post.authorUrl = authors[i]!.url;
+    if (d?.iso) post.publishedAt = d.iso;
+    if (d?.text) post.publishedAtText = d.text;
+    return post;
+  });
 }
 
 /** A line repeated in at least this share of the floors (and in BOILERPLATE_MIN_FLOORS) is part of
@@ -175,15 +225,90 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
   });
 }
 
-export const forumMiddleware: MiddlewareFactory<ForumOptions> = (options = {}) => ({
-  name: 'forum',
-  // Runs on forum pages only (the `kinds` of its entry in the built-in table).
-  process(ctx) {
-    const r = extractForum(ctx.page, { ...options, timezone: options.timezone ?? ctx.timezone });
-    if (!r) {
-      ctx.log.debug('forum: no posts found', { url: ctx.page.url });
-      return;
-    }
-    Object.assign(ctx.item, { kind: 'forum', title: r.title, posts: r.posts, nextPage: r.nextPage, pages: r.pages });
-  },
-});
+/** A thread page's main text: its posts' text in page order, one post after another ("\n"
+ * between paragraphs, as for articles). Replies inside posts are left out, as they are of each
+ * post's `content`. */
+export function threadText(posts: ForumPost[]): string {
+  return posts
+    .map((p) => p.content.trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The page's main text as the thread's only post (the article extractor's content, author and
+ * time), for forum pages without floors. */
+function singlePost(ctx: PageContext): ForumResult | null {
+  const a = extractArticle(ctx.page, { segments: ctx.segments, templateApplied: ctx.templateApplied, anchorText: ctx.request.anchorText, timezone: ctx.timezone });
+  if (!a?.content) return null;
+  const post: ForumPost = { content: a.content, isMain: true };
+  if (a.author) post.author = a.author;
+  if (a.publishedAt) post.publishedAt = a.publishedAt;
+  if (a.publishedAtText) post.publishedAtText = a.publishedAtText;
+  return { title: a.title, posts: [post] };
+}
+
+/** Key of the floor layout learner in `ctx.site.data`. */
+export const LAYOUT_SITE_KEY = 'forumLayout';
+
+export interface ForumMiddlewareOptions extends ForumOptions {
+  /** Learn each site's floor layout from its pages and use it on later pages (default true). */
+  learnLayout?: boolean;
+}
+
+/** The site's floor layout learner: live in `site.data`, or rebuilt from the JSON stored there
+ * by a previous crawl (it serialises itself with `toJSON`). */
+export function layoutLearnerOf(site: SiteState): FloorLayoutLearner {
+  const v = site.data[LAYOUT_SITE_KEY];
+  if (v instanceof FloorLayoutLearner) return v;
+  const l = new FloorLayoutLearner(v);
+  site.data[LAYOUT_SITE_KEY] = l;
+  return l;
+}
+
+export const forumMiddleware: MiddlewareFactory<ForumMiddlewareOptions> = (options = {}) => {
+  const { learnLayout = true, ...forumOptions } = options;
+  /** Pages already counted by the batch pre-pass. */
+  const learned = new WeakSet<object>();
+  const optionsFor = (ctx: PageContext): ForumOptions => ({ ...forumOptions, timezone: forumOptions.timezone ?? ctx.timezone });
+  const isForum = (ctx: PageContext): boolean => (ctx.label ?? ctx.request.label) === 'forum';
+  return {
+    name: 'forum',
+    // `gleaner extract --batch --kind forum`: every page of a site teaches its floor layout before
+    // any is extracted (pages typed by the classifier are learned as they are processed).
+    learn(ctx) {
+      if (!learnLayout || !ctx.site || !isForum(ctx)) return;
+      const r = extractForumDebug(ctx.page, optionsFor(ctx));
+      layoutLearnerOf(ctx.site).observe(r ? describeLayout(r.records) : undefined);
+      ctx.site.touch();
+      learned.add(ctx.page);
+    },
+    // Runs on forum pages only (the `kinds` of its entry in the built-in table).
+    process(ctx) {
+      // (A context without site state — a test double — learns nothing.)
+      const learner = learnLayout && ctx.site ? layoutLearnerOf(ctx.site) : undefined;
+      const dbg = extractForumDebug(ctx.page, { ...optionsFor(ctx), layouts: learner?.learned() });
+      if (learner && !learned.has(ctx.page)) {
+        // Streaming (a crawl): the page teaches the layout after it is extracted.
+        learner.observe(dbg ? describeLayout(dbg.records) : undefined);
+        ctx.site.touch();
+      }
+      let r: ForumResult | null = null;
+      if (dbg) {
+        const { records: _records, ...rest } = dbg;
+        r = rest;
+      }
+      if (!r) {
+        // No floors: a thread of one post whose markup repeats nothing (issue 18, class 2), or a
+        // layout the splitter does not see. The page's main text is then its one post.
+        r = singlePost(ctx);
+        if (!r) {
+          ctx.log.debug('forum: no posts found', { url: ctx.page.url });
+          return;
+        }
+      }
+      // The item's main text (issue 11: every item carries it): the posts in page order.
+      const content = threadText(r.posts);
+      Object.assign(ctx.item, { kind: 'forum', title: r.title, content: content || undefined, posts: r.posts, nextPage: r.nextPage, pages: r.pages });
+    },
+  };
+};

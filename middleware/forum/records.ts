@@ -26,6 +26,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
+import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
 import {
   type ThreadIndex,
   type Range,
@@ -34,10 +35,12 @@ import {
   elementChildren,
   idPattern,
   jaccard,
+  stepKey,
   lowerBound,
   nonLinkChars,
   punctMarks,
   rangeOf,
+  chars,
   segSpan,
   segmentsIn,
   hasAncestor,
@@ -48,7 +51,12 @@ export interface PostRecord {
   roots: Element[];
   range: Range;
   /** How it was found (for debugging and the bench's verbose mode). */
-  via: 'siblings' | 'rows' | 'ids' | 'headers' | 'peaks' | 'single';
+  via: 'siblings' | 'rows' | 'ids' | 'class' | 'layout' | 'headers' | 'peaks' | 'single';
+  /** Replies inside this floor (comments under an answer, 楼中楼): records of an inner list that
+   * names authors. Their text, authors and dates are theirs, not the floor's. */
+  replies?: PostRecord[];
+  /** What the replies occupy, with their list's label: left out of the floor's own fields. */
+  replyArea?: Range[];
 }
 
 /** Two siblings belong to one structure when their digit-free class sets overlap at least this
@@ -87,6 +95,9 @@ export const MIN_PUNCT_SHARE = 0.3;
 const AUTHOR_FLOOR = 0.5;
 /** Candidates weighed for authors (the strongest by score; bounds the cost). */
 const AUTHOR_CHECKED_CANDIDATES = 8;
+/** Share of the header floors outside the structural list that must hold sentence punctuation
+ * for the header floors to replace the list (posts do; widget rows do not). */
+const HEADER_MISSED_TALK = 0.5;
 /** Dated rows needed before floors of k > 1 rows are assumed. */
 const MIN_PERIODIC_RECORDS = 3;
 /** Typical (lower median) number of dates per record above which the records are not posts. */
@@ -98,6 +109,73 @@ interface Candidate {
   records: PostRecord[];
   score: number;
   key: string;
+  /** Candidates whose records sit inside this one's records (see `nests`). */
+  inner?: Candidate[];
+}
+
+/** Candidates related by nesting (the strongest by score; bounds the pairwise cost). */
+const NESTING_CHECKED_CANDIDATES = 24;
+/** An outer list dominates the lists nested in it when at least this share of its records show a
+ * date of their own (outside the inner records): a post's header date. Page sections or columns
+ * that only group posts show none; 0.75 lets a few posts whose only date is an edit line pass. */
+const OUTER_OWN_DATE_SHARE = 0.75;
+
+/**
+ * Whether `inner`'s records nest in `outer`'s: at least one inner record lies strictly inside an
+ * outer record, every inner record within the outer list's span does, and the nesting is not one
+ * to one (the same posts seen at two depths): some outer record holds two inner records, one
+ * outer record holds them all, or (with `minority`, for replies) they sit in at most half of the
+ * outer records. Inner records outside the span (comments under a question that
+ * precedes its answers) do not count against it. Records of a candidate are disjoint and sorted,
+ * so each inner record finds its outer one by binary search.
+ */
+function nests(outer: PostRecord[], inner: PostRecord[], minority = false): boolean {
+  const starts = outer.map((r) => r.range.start);
+  const spanStart = outer[0]!.range.start;
+  const spanEnd = outer[outer.length - 1]!.range.end;
+  let inside = 0;
+  let maxPer = 0;
+  let last = -1;
+  let run = 0;
+  const hosts = new Set<number>();
+  for (const r of inner) {
+    if (r.range.end < spanStart || r.range.start > spanEnd) continue;
+    const k = lowerBound(starts, r.range.start + 1) - 1;
+    const o = k >= 0 ? outer[k]!.range : undefined;
+    if (!o || r.range.end > o.end || (o.start === r.range.start && o.end === r.range.end)) return false;
+    inside++;
+    hosts.add(k);
+    run = k === last ? run + 1 : 1;
+    last = k;
+    if (run > maxPer) maxPer = run;
+  }
+  // …or one each in a minority of the outer records (a comment under two posts of ten).
+  return inside > 0 && (maxPer >= 2 || (hosts.size === 1 && inside === inner.length && inner.length >= MIN_RECORDS) || (minority && hosts.size * 2 <= outer.length));
+}
+
+/** Dates of a record that sit inside the records of its inner lists: the inner records merged
+ * into disjoint spans once per candidate (with prefix counts of dates), then two binary searches
+ * per record. */
+const innerSpans = new WeakMap<Candidate[], { starts: number[]; ends: number[]; pre: number[] }>();
+function innerDates(starts: Int32Array, rec: PostRecord, inner: Candidate[] | undefined): number {
+  if (!inner) return 0;
+  let spans = innerSpans.get(inner);
+  if (!spans) {
+    const rs = inner.flatMap((c) => c.records.map((r) => r.range)).sort((x, y) => x.start - y.start);
+    const ss: number[] = [];
+    const es: number[] = [];
+    for (const r of rs) {
+      if (es.length && r.start <= es[es.length - 1]!) es[es.length - 1] = Math.max(es[es.length - 1]!, r.end);
+      else (ss.push(r.start), es.push(r.end));
+    }
+    const pre = [0];
+    for (let i = 0; i < ss.length; i++) pre.push(pre[i]! + lowerBound(starts, es[i]! + 1) - lowerBound(starts, ss[i]!));
+    innerSpans.set(inner, (spans = { starts: ss, ends: es, pre }));
+  }
+  // Spans inside the record: the nesting makes them either inside or disjoint.
+  const a = lowerBound(spans.starts, rec.range.start);
+  const b = lowerBound(spans.starts, rec.range.end + 1);
+  return spans.pre[b]! - spans.pre[a]!;
 }
 
 function datedCount(anchorStarts: Int32Array, r: Range): number {
@@ -364,6 +442,58 @@ function outermost(ix: ThreadIndex, els: Element[]): Element[] {
   return out;
 }
 
+/** Same-class containers found anywhere are weighed a little below sibling lists and id
+ * clusters (the structures that align posts by themselves) so that those win a tie. */
+const CLASS_PENALTY = 0.9;
+
+/**
+ * Posts that are not siblings: the elements of one tag and class set anywhere in the page (a
+ * question and its only answer, each a `div.post-layout` under different parents; a main post
+ * rendered apart from the replies), outermost members only, each holding a date. Grouping is one
+ * pass over the elements.
+ */
+function classCandidates(ix: ThreadIndex, anchorStarts: Int32Array, allElements: Element[], out: Candidate[]): void {
+  const groups = new Map<string, Element[]>();
+  for (const el of allElements) {
+    const cls = classTokens(el);
+    if (!cls.length) continue;
+    const key = `${el.name}.${cls.join('.')}`;
+    let arr = groups.get(key);
+    if (!arr) groups.set(key, (arr = []));
+    arr.push(el);
+  }
+  for (const [key, els] of groups) {
+    if (els.length < MIN_RECORDS) continue;
+    // Siblings of one parent are the sibling candidates' business.
+    const parent = els[0]!.parent;
+    if (els.every((e) => e.parent === parent)) continue;
+    const kept = outermost(ix, els).filter((e) => datedCount(anchorStarts, rangeOf(ix, e)) > 0);
+    if (kept.length < MIN_RECORDS) continue;
+    const records = kept.map((e) => ({ roots: [e], range: rangeOf(ix, e), via: 'class' as const }));
+    out.push({ records, score: scoreRecords(ix, records) * CLASS_PENALTY, key: `cls:${key}` });
+  }
+}
+
+/** Weight of the floors a site's learned layout finds on a page, against the page's own
+ * candidates (see layout.ts). Measured with `npm run bench:forums -- --leave-site-out` (layout
+ * from the other pages of the site): see the README's forum section. */
+export const LAYOUT_BONUS = 2;
+
+/** Floors of the site's learned layouts: the outermost dated elements with the layout's key (one
+ * is enough: a thread page of only its main post). */
+function layoutCandidates(ix: ThreadIndex, anchorStarts: Int32Array, allElements: Element[], layouts: readonly FloorLayout[], out: Candidate[]): void {
+  for (const layout of layouts) {
+    const els = allElements.filter((e) => {
+      const k = layoutKey(e);
+      return k !== undefined && sameLayout(k, layout.key);
+    });
+    const kept = outermost(ix, els).filter((e) => datedCount(anchorStarts, rangeOf(ix, e)) > 0);
+    if (!kept.length) continue;
+    const records = kept.map((e) => ({ roots: [e], range: rangeOf(ix, e), via: 'layout' as const }));
+    out.push({ records, score: scoreRecords(ix, records) * LAYOUT_BONUS, key: `layout:${layout.key}` });
+  }
+}
+
 function idCandidates(ix: ThreadIndex, anchorStarts: Int32Array, withIds: Element[], out: Candidate[]): void {
   for (const cluster of clusterIds(withIds)) {
     const els = outermost(ix, cluster).filter((e) => datedCount(anchorStarts, rangeOf(ix, e)) > 0);
@@ -485,12 +615,17 @@ function singleRecord(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
  * member link, POST_TEXT_REF characters of its own and sentence punctuation (a thread header
  * "Started by X, Dec 2, 2019" has none of the last two).
  */
-function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRecord[], ownText: (r: Range) => number): PostRecord | undefined {
+function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRecord[], ownText: (r: Range) => number, replies: PostRecord[] = []): PostRecord | undefined {
   const first = records[0]!.range.start;
+  const replyStarts = replies.map((r) => r.range.start);
+  const inReply = (i: number): boolean => {
+    const k = lowerBound(replyStarts, i + 1) - 1;
+    return k >= 0 && i <= replies[k]!.range.end;
+  };
   let anchor: DateAnchor | undefined;
   for (const a of anchors) {
     if (a.index >= first) break;
-    if (!a.prose) anchor = a;
+    if (!a.prose && !a.edited && !inReply(a.index)) anchor = a;
   }
   if (!anchor) return undefined;
   // Already inside a floor (a record that starts later cannot contain it, but be safe).
@@ -505,10 +640,11 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || !hasMemberLink(ix, r)) return undefined;
   // Posts come in time order: a "main post" dated after the first floor is a page clock or a
   // "last visit" line.
-  const firstDate = anchors.find((a) => !a.prose && a.index >= first && a.index <= records[0]!.range.end)?.iso;
+  const firstDate = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end)?.iso;
   if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
-  // It must hold a single post: one own date only (several would make it another list).
-  if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index)), r) > 2) return undefined;
+  // It must hold a single post: one own date only (several would make it another list); the
+  // dates of its replies (comments under a question) are theirs.
+  if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose && !inReply(a.index)).map((a) => a.index)), r) > 2) return undefined;
   return { roots: [el], range: r, via: 'single' };
 }
 
@@ -520,6 +656,115 @@ function headingChars(ix: ThreadIndex, r: Range): number {
 }
 
 const AUTHOR_CLASS = /(author|username|user-name|poster|nickname|\buser\b|userinfo|postprofile)/i;
+
+/** An inner list is a list of replies (comments, 楼中楼) when at least this share of its records
+ * name an author: the pieces of one long post (attachment boxes, dated paragraphs) name nobody. */
+const REPLY_AUTHOR_SHARE = 0.5;
+/** …and when at least this share of them holds sentence punctuation (seed 003: punctuation marks
+ * text): half, because one-line replies ("thanks") often have none. */
+const REPLY_PUNCT_SHARE = 0.5;
+
+/** Reply records of the chosen list: the records of its inner lists that name authors, outermost
+ * first, in page order. */
+function replyRecords(ix: ThreadIndex, best: Candidate, candidates: Candidate[]): PostRecord[] {
+  const out: PostRecord[] = [];
+  // All candidates, not only the strongest: a 楼中楼 list of two short replies scores low.
+  for (const c of candidates) {
+    if (c === best || c.key.startsWith('hdr:')) continue;
+    if (!best.inner?.includes(c) && !nests(best.records, c.records, true)) continue;
+    if (c.records.filter((r) => showsAuthor(ix, r)).length < REPLY_AUTHOR_SHARE * c.records.length) continue;
+    // Replies say something: most hold sentence punctuation (a user panel with a name, a date and
+    // "1,234 posts" beside every post holds none).
+    if (c.records.filter((r) => punctMarks(ix, r.range) > 0).length < REPLY_PUNCT_SHARE * c.records.length) continue;
+    // A reply is a small part of its floor: a list as large as the floors is the floors' own body.
+    if (!c.records.every((r) => chars(ix, r.range) * 2 <= chars(ix, hostOf(best.records, r)?.range ?? r.range))) continue;
+    out.push(...c.records);
+  }
+  // The same replies outside the list's span (comments under a question that precedes its
+  // answers): lists whose records have the signature of accepted replies.
+  const keys = new Set(out.map((r) => (r.roots[0] ? stepKey(r.roots[0]) : '')));
+  keys.delete('');
+  if (keys.size) {
+    const spanStart = best.records[0]!.range.start;
+    for (const c of candidates) {
+      if (c === best || c.key.startsWith('hdr:')) continue;
+      if (!c.records.every((r) => r.range.end < spanStart && r.roots[0] && keys.has(stepKey(r.roots[0])))) continue;
+      out.push(...c.records);
+    }
+  }
+  out.sort((a, b) => a.range.start - b.range.start || b.range.end - a.range.end);
+  const kept: PostRecord[] = [];
+  let end = -1;
+  for (const r of out) {
+    if (r.range.start <= end) continue;
+    kept.push(r);
+    end = r.range.end;
+  }
+  return kept;
+}
+
+/** Text a reply area may hold besides its replies: one line, the list's own label ("点评",
+ * "Replies"). Eight characters is a label; a one-line post ("我 尽力 了") is longer. */
+const REPLY_AREA_EXTRA = 8;
+
+/**
+ * The area of a floor that its replies occupy: from each reply up through the ancestors that hold
+ * nothing else but the list's label, so that the label goes with the replies.
+ */
+function replyAreas(ix: ThreadIndex, host: PostRecord): Range[] {
+  const reps = host.replies ?? [];
+  const areas: Range[] = [];
+  const repChars = (r: Range): number => {
+    let n = 0;
+    for (const x of reps) if (x.range.start >= r.start && x.range.end <= r.end) n += chars(ix, x.range);
+    return n;
+  };
+  const repRanges = reps.map((x) => x.range);
+  const extraLines = (r: Range): number => {
+    let n = 0;
+    for (const seg of segmentsIn(ix, r)) if (!repRanges.some((x) => x.start <= seg.index && seg.index <= x.end)) n++;
+    return n;
+  };
+  const roots = new Set(host.roots);
+  for (const rep of reps) {
+    let area = rep.range;
+    let el: AnyNode | null = rep.roots[0] ?? null;
+    for (let p = el?.parent ?? null; p instanceof Element && !roots.has(p); p = p.parent) {
+      const r = rangeOf(ix, p);
+      if (r.start < host.range.start || r.end > host.range.end) break;
+      if (chars(ix, r) - repChars(r) > REPLY_AREA_EXTRA || extraLines(r) > 1) break;
+      area = r;
+      el = p;
+    }
+    areas.push(area);
+  }
+  return areas;
+}
+
+function hostOf(records: PostRecord[], r: PostRecord): PostRecord | undefined {
+  let lo = 0;
+  let hi = records.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const x = records[mid]!.range;
+    if (x.end < r.range.start) lo = mid + 1;
+    else if (x.start > r.range.start) hi = mid - 1;
+    else return x.end >= r.range.end ? records[mid] : undefined;
+  }
+  return undefined;
+}
+
+/** Each reply goes to the floor that holds it (floors are disjoint and sorted). */
+function attachReplies(records: PostRecord[], replies: PostRecord[]): void {
+  if (!replies.length) return;
+  const starts = records.map((r) => r.range.start);
+  for (const rep of replies) {
+    const k = lowerBound(starts, rep.range.start + 1) - 1;
+    const host = records[k];
+    if (!host || rep.range.end > host.range.end) continue;
+    (host.replies ??= []).push(rep);
+  }
+}
 
 /** Whether a record shows who wrote it: a member link, an author class, or a data-author. */
 function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
@@ -549,7 +794,7 @@ function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
 }
 
 /** Find the floors of a thread page, in page order; empty when the page has no posts. */
-export function findRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
+export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = []): PostRecord[] {
   const page: Page = ix.page;
   const anchorStarts = Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index));
   if (!anchorStarts.length) return [];
@@ -567,6 +812,8 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[
   }
   idCandidates(ix, anchorStarts, withIds, candidates);
   headerCandidates(ix, anchors, anchorStarts, candidates);
+  classCandidates(ix, anchorStarts, allElements, candidates);
+  layoutCandidates(ix, anchorStarts, allElements, layouts, candidates);
   // Own text: a record must say something besides its date (posts do; "title link + date" items of
   // a news sidebar do not).
   const own = anchors.filter((a) => !a.prose);
@@ -579,24 +826,50 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[
   };
   // A post shows one date, perhaps an edit date and a join date; page columns and article lists
   // cut into "records" show many.
-  // Quoted posts' dates do not count.
+  // Quoted posts' dates do not count, nor those of lists nested inside the records (comments
+  // under an answer, replies inside a floor: see `innerLists`).
   const postStarts = Int32Array.from(anchors.filter((a) => !a.prose && !a.quoted).map((a) => a.index));
-  const singleDated = (records: PostRecord[]): boolean => {
-    const counts = records.map((r) => datedCount(postStarts, r.range)).sort((x, y) => x - y);
+  const singleDated = (c: Candidate): boolean => {
+    const counts = c.records.map((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, c.inner)).sort((x, y) => x - y);
     return counts[Math.floor((counts.length - 1) / 2)]! <= MAX_DATES_PER_POST;
   };
-  const talking = (records: PostRecord[]): boolean =>
-    singleDated(records) &&
+  const speaks = (records: PostRecord[]): boolean =>
     records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length &&
     records.filter((r) => punctMarks(ix, r.range) > 0).length >= MIN_PUNCT_SHARE * records.length;
+  const speaking = candidates.filter((c) => speaks(c.records)).sort((a, b) => b.score - a.score || b.records.length - a.records.length);
+  // Lists inside lists (seed 000: "floor within a floor"): the strongest candidates are related by
+  // nesting. A list whose records sit inside the records of another — several in one record, or
+  // all of them in one — is structure within posts: comments, 楼中楼 replies, or the pieces of one
+  // long post (its attachment boxes, its dated paragraphs). It does not compete with the outer
+  // list when the outer list's records have dates of their own.
+  const top = speaking.slice(0, NESTING_CHECKED_CANDIDATES);
+  for (const outer of top) {
+    for (const inner of top) {
+      if (inner === outer) continue;
+      if (nests(outer.records, inner.records)) (outer.inner ??= []).push(inner);
+    }
+  }
+  const dominated = new Set<Candidate>();
+  for (const outer of top) {
+    if (!outer.inner) continue;
+    // The outer records must show their own dates (not only their inner lists'): page sections
+    // or columns that merely group posts have none.
+    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, outer.inner) > 0).length;
+    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
+      outer.inner = undefined;
+      continue;
+    }
+    for (const inner of outer.inner) dominated.add(inner);
+  }
+  const live = speaking.filter((c) => !dominated.has(c) && singleDated(c));
   // Posts name their author: the strongest candidates are weighed by the share of records that
   // show an author (member link, author class, data-author). A dated table inside one post, or
   // a changelog, names nobody.
-  const live = candidates.filter((c) => talking(c.records)).sort((a, b) => b.score - a.score || b.records.length - a.records.length);
   for (const c of live.slice(0, AUTHOR_CHECKED_CANDIDATES)) {
     const share = c.records.filter((r) => showsAuthor(ix, r)).length / c.records.length;
     c.score *= AUTHOR_FLOOR + (1 - AUTHOR_FLOOR) * share;
   }
+  if (process.env.FORUM_DEBUG) for (const c of live.slice(0, 12)) console.error('cand', c.key, c.records.length, c.score.toFixed(2), c.inner?.map((x) => x.key).join(','), c.records.slice(0, 2).map((r) => r.roots[0] ? `${r.roots[0].name}.${r.roots[0].attribs.class ?? ''}#${r.roots[0].attribs.id ?? ''}` : r.range.start).join(' | '));
   let best: Candidate | undefined;
   let bestHeader: Candidate | undefined;
   for (const c of live) {
@@ -623,12 +896,25 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[
   if (bestHeader && bestHeader.records.filter((r) => showsAuthor(ix, r)).length * 2 < bestHeader.records.length) bestHeader = undefined;
   if (bestHeader) {
     const heads = bestHeader.records.map((r) => r.range.start);
-    if (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads))) return bestHeader.records;
+    // The floors the structure missed must read like posts: dated rows of a "similar threads"
+    // box after the posts (titles, counters) are not floors whose tags never closed.
+    const missed = best ? bestHeader.records.filter((r) => !best!.records.some((b) => b.range.start <= r.range.start && r.range.start <= b.range.end)) : [];
+    const missedTalk = missed.filter((r) => punctMarks(ix, r.range) > 0).length >= HEADER_MISSED_TALK * missed.length;
+    if (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads) && missedTalk)) {
+      // A header floor with nothing to say and nobody saying it is a dated line beside the posts
+      // (a thread header, a "similar threads" date), not a floor.
+      return bestHeader.records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT || showsAuthor(ix, r));
+    }
   }
   if (best) {
     const records = extendRecords(ix, anchorStarts, best.records, allElements);
-    const main = mainPostBefore(ix, anchors, records, ownText);
-    return main ? [main, ...records] : records;
+    const replies = replyRecords(ix, best, speaking);
+    if (process.env.FORUM_DEBUG) console.error("replies", replies.map((r) => `${r.roots[0]?.name}.${r.roots[0]?.attribs.class}@${r.range.start}`).slice(0, 8).join(" "));
+    const main = mainPostBefore(ix, anchors, records, ownText, replies);
+    const all = main ? [main, ...records] : records;
+    attachReplies(all, replies);
+    for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
+    return all;
   }
   const peaks = peakRecords(ix, anchors).filter((r) => ownText(r.range) >= POST_TEXT_REF && punctMarks(ix, r.range) > 0);
   if (peaks.length >= MIN_RECORDS) return peaks;

@@ -122,7 +122,11 @@ export class Extractor {
       }
       if (learners.length) {
         for (const [i, page] of pages) {
-          const ctx = createContext(page, { url: inputs[i]!.url }, { spider: 'extract', store: this.store, log: this.log, siteKey, timezone: this.options.timezone });
+          // The page label `--kind` gives (none for auto) reaches the learners too: the forum
+          // middleware learns floor layouts only from forum pages.
+          const kind = this.options.kind ?? 'auto';
+          const label = kind === 'auto' ? undefined : LABEL_OF_KIND[kind];
+          const ctx = createContext(page, { url: inputs[i]!.url, label }, { spider: 'extract', store: this.store, log: this.log, siteKey, timezone: this.options.timezone });
           for (const m of learners) await m.learn!(ctx);
         }
       }

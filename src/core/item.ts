@@ -22,6 +22,16 @@ const url = z.string().url();
 
 export const listEntrySchema = z.object({ url, title: z.string().optional(), publishedAt: z.string().optional() });
 
+/** A reply inside a post: the fields of a post, without floor, main flag or nested replies. */
+export const forumReplySchema = z.object({
+  author: z.string().optional(),
+  authorUrl: z.string().optional(),
+  publishedAt: isoWithOffset.optional(),
+  publishedAtText: z.string().optional(),
+  content: z.string(),
+  quotes: z.array(z.string()).optional(),
+});
+
 export const forumPostSchema = z.object({
   floor: z.number().int().optional(),
   author: z.string().optional(),
@@ -30,6 +40,12 @@ export const forumPostSchema = z.object({
   publishedAtText: z.string().optional(),
   content: z.string(),
   isMain: z.boolean().optional(),
+  /** Passages of other posts quoted inside this one, as displayed (their text is also in
+   * `content`, which shows the post as displayed; `content` without them is the post's own text). */
+  quotes: z.array(z.string()).optional(),
+  /** Replies shown inside this post and not as floors of their own: comments under a Q&A answer,
+   * 楼中楼 (floor-within-a-floor) replies, 点评. Their text is not in `content`. */
+  replies: z.array(forumReplySchema).optional(),
 });
 
 export const pageTypeSchema = z.object({ label: z.string(), probabilities: z.record(z.string(), z.number()) });
@@ -66,6 +82,7 @@ export const itemSchema = itemFields.passthrough();
 
 export type ListEntry = z.infer<typeof listEntrySchema>;
 export type ForumPost = z.infer<typeof forumPostSchema>;
+export type ForumReply = z.infer<typeof forumReplySchema>;
 export type PageTypeResult = z.infer<typeof pageTypeSchema>;
 export type Item = z.infer<typeof itemFields>;
 

@@ -27,6 +27,8 @@ interface ExpectedPost {
   includes?: string[];
   excludes?: string[];
   content?: string;
+  /** Replies inside the floor (comments, 楼中楼), in order; [] = none. */
+  replies?: Array<{ author?: string; publishedAtText?: string; includes?: string[] }>;
 }
 interface Expected {
   url: string;
@@ -50,6 +52,8 @@ const cases = readdirSync(FIXTURES).filter((d) => existsSync(path.join(FIXTURES,
 describe('extractForum on board fixtures', () => {
   it('has the fixtures of every board family', () => {
     expect(cases).toEqual(expect.arrayContaining(['phpbb', 'vbulletin', 'xenforo', 'discourse', 'discuz-gbk', 'tieba-gbk', 'single-post']));
+    // one per failure class of issue 18
+    expect(cases).toEqual(expect.arrayContaining(['main-post-own-template', 'qa-comments', 'lou-zhong-lou', 'counters-beside-names', 'authors-without-links']));
   });
 
   for (const name of cases) {
@@ -85,6 +89,16 @@ describe('extractForum on board fixtures', () => {
           if (want.content !== undefined) expect(got.content).toBe(want.content);
           for (const s of want.includes ?? []) expect(got.content).toContain(s);
           for (const s of want.excludes ?? []) expect(got.content).not.toContain(s);
+          if (want.replies) {
+            const reps = got.replies ?? [];
+            expect(reps.map((r) => r.author)).toEqual(want.replies.map((r) => r.author ?? expect.anything()));
+            want.replies.forEach((w, k) => {
+              if (w.publishedAtText !== undefined) expect(reps[k]!.publishedAtText).toBe(w.publishedAtText);
+              for (const s of w.includes ?? []) expect(reps[k]!.content).toContain(s);
+              // a reply's text is its own, not its floor's
+              for (const s of w.includes ?? []) expect(got.content).not.toContain(s);
+            });
+          }
         });
       });
     });
