@@ -470,8 +470,8 @@ async function main(): Promise<void> {
         if (!sc.length) continue;
         const s = sc.map((c) => scores.get(c.id)!);
         summary.push([
-          `${set} (${sc.length})`,
-          `--kind ${kind}`,
+          `${set} --kind ${kind}`,
+          sc.length,
           fmt(mean(s.map((x) => x.count))),
           fmt(mean(s.map((x) => x.text))),
           fmt(mean(s.map((x) => x.user))),
@@ -510,7 +510,7 @@ async function main(): Promise<void> {
     models?.dispose();
   }
 
-  printTable(['set', 'run', 'count exact', 'text', 'user', 'date', 'F1', 'WCXB F1', 'typed forum'], summary);
+  printTable(['set and run', 'pages', 'count exact', 'text', 'user', 'date', 'F1', 'WCXB F1', 'typed forum'], summary);
   console.log('peers (quoted, not run): Harvest webforum52 0.833 / 0.824 / 0.746 / 0.232; WCXB forum F1 rs-trafilatura 0.808, Trafilatura 0.585');
 
   if (sets.includes('real-threads')) {
