@@ -647,8 +647,24 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
     kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
   }
+  // …and short inline elements of the header line ("2004-12-27 12:46 <a>flyingbirds</a>", a name
+  // link without href): the vote keeps the slot whose text varies from floor to floor.
+  for (let i = r.start; i <= r.end && i < page.nodes.length; i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || !INLINE_NAME_TAGS.has(n.name) || n.attribs.href) continue;
+    if (contentRanges.some((c) => c.start <= i && i <= c.end) || inReplies(rec, i)) continue;
+    if (ix.end[i]! - i > MAX_INLINE_NAME_NODES) continue;
+    const t = unlabel(collapse(textOf(n)));
+    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
+    if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
+    kept.push({ el: n, name: t, path: space.pathIn(rec, n), linked: false, slot: true });
+  }
   return kept;
 }
+
+/** Inline holders of a bare name, and how small they are (a name, perhaps in a `<b>`). */
+const INLINE_NAME_TAGS = new Set(['a', 'span', 'b', 'strong', 'em', 'font', 'cite']);
+const MAX_INLINE_NAME_NODES = 3;
 
 function isProfileUrl(href: string): boolean {
   try {

@@ -27,6 +27,7 @@ import type { Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
+import { threadTitle } from './title.js';
 import {
   type ThreadIndex,
   type Range,
@@ -637,7 +638,9 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
     el = p;
   }
   const r = rangeOf(ix, el);
-  if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || !hasMemberLink(ix, r)) return undefined;
+  // A member link says a person wrote it; without one (a blog post above its comments) the
+  // thread's own title in a heading of it does (issue 18: the main post carries the title).
+  if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || (!hasMemberLink(ix, r) && !holdsThreadTitle(ix, r))) return undefined;
   // Posts come in time order: a "main post" dated after the first floor is a page clock or a
   // "last visit" line.
   const firstDate = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end)?.iso;
@@ -647,6 +650,20 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose && !inReply(a.index)).map((a) => a.index)), r) > 2) return undefined;
   return { roots: [el], range: r, via: 'single' };
 }
+
+/** Whether a heading in the range shows the page's title (or a part of it cut at a separator). */
+function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
+  const title = ix.page.title.replace(/\s+/g, ' ').trim();
+  const headings = segmentsIn(ix, r).filter((seg) => /^h[1-6]$/.test(seg.element.name) && seg.text.length >= MIN_TITLE_CHARS);
+  if (!headings.length) return false;
+  if (title) return headings.some((seg) => title.includes(seg.text));
+  // No <title> (a page saved without its head): the thread title as title.ts reads it from the
+  // headings before the floors.
+  const thread = threadTitle(ix.page, r.end);
+  return thread !== undefined && headings.some((seg) => seg.text === thread);
+}
+/** A heading this short ("Re", "#") matches any title. */
+const MIN_TITLE_CHARS = 4;
 
 /** Non-link characters in headings (a thread title above the posts is not a post's text). */
 function headingChars(ix: ThreadIndex, r: Range): number {
