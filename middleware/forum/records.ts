@@ -651,6 +651,29 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   return { roots: [el], range: r, via: 'single' };
 }
 
+/**
+ * A floor that says nothing (a header row: a date and a name, no sentence) followed by a sibling
+ * floor that names nobody (its body row) is one floor of two rows (old table layouts whose rows
+ * happen to share a class: `altbg1` / `altbg2`).
+ */
+function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Range) => number): PostRecord[] {
+  const silent = (r: PostRecord): boolean => ownText(r.range) < MIN_OWN_TEXT && punctMarks(ix, r.range) === 0;
+  const out: PostRecord[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const next = records[i + 1];
+    const a = r.roots[r.roots.length - 1];
+    const b = next?.roots[0];
+    if (next && a && b && a.parent === b.parent && elementChildren(a.parent as Element).indexOf(b) === elementChildren(a.parent as Element).indexOf(a) + 1 && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
+      out.push({ ...next, roots: [...r.roots, ...next.roots], range: { start: r.range.start, end: next.range.end } });
+      i++;
+      continue;
+    }
+    out.push(r);
+  }
+  return out;
+}
+
 /** Whether a heading in the range shows the page's title (or a part of it cut at a separator). */
 function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
   const title = ix.page.title.replace(/\s+/g, ' ').trim();
@@ -928,7 +951,7 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     const replies = replyRecords(ix, best, speaking);
     if (process.env.FORUM_DEBUG) console.error("replies", replies.map((r) => `${r.roots[0]?.name}.${r.roots[0]?.attribs.class}@${r.range.start}`).slice(0, 8).join(" "));
     const main = mainPostBefore(ix, anchors, records, ownText, replies);
-    const all = main ? [main, ...records] : records;
+    const all = mergeHeaderRows(ix, main ? [main, ...records] : records, ownText);
     attachReplies(all, replies);
     for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
     return all;
