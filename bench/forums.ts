@@ -42,7 +42,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readManifest, readExpected, printTable, median, type ManifestEntry } from './lib/data.js';
+import { readManifest, readExpected, printTable, median, dataDir, type ManifestEntry } from './lib/data.js';
 import { bagF1, bagTokens } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { Extractor, type ExtractInput, type ExtractKind } from '../src/chain/extractor.js';
@@ -346,7 +346,9 @@ class HeldOutModels {
     const params = shipped.training?.params;
     if (!params) throw new Error('the shipped page-type model records no training parameters: cannot retrain it per held-out site');
     process.stderr.write('leave-site-out: reading the labelled pages of the page-type classifier …\n');
-    const { pages } = train.loadLabelledPages();
+    const { TRAINING_SETS } = await import('../middleware/classifier/training-sets.js');
+    // The shipped model's training data: the labels file plus the sets labelled by rule.
+    const { pages } = train.loadLabelledPages({ data: dataDir(), sets: TRAINING_SETS });
     this.loaded = { train, pages, params, mask: train.trainMask(pages) };
     return this.loaded;
   }
@@ -357,16 +359,21 @@ class HeldOutModels {
     if (this.files.has(site)) return this.files.get(site);
     const { train, pages, params, mask } = await this.load();
     const bare = site.replace(/^www\./, '');
-    const out = pages.map((p) => ids.has(p.id) || p.site.replace(/^www\./, '') === bare || hostOf(p.url) === bare);
+    // The site, its host, or the owner it is grouped under for training (registrable domain:
+    // math.stackexchange.com goes out with every stackexchange.com page).
+    const out = pages.map((p) => ids.has(p.id) || hostOf(p.url) === bare || p.site.replace(/^www\./, '') === bare || bare.endsWith(`.${p.site.replace(/^www\./, '')}`));
     let file: string | undefined;
     if (out.some(Boolean)) {
       const keep = pages.map((_, i) => !out[i]);
       const X = pages.filter((_, i) => keep[i]).map((p) => p.x);
       const y = pages.filter((_, i) => keep[i]).map((p) => train.CLASS_NAMES.indexOf(p.label as (typeof train.CLASS_NAMES)[number]));
       const m = mask.filter((_, i) => keep[i]);
-      const { model } = train.trainModel(X, y, params, train.FEATURES, { heldOutSite: site }, m);
+      const { FEATURE_SPEC } = await import('../middleware/classifier/index.js');
+      const { model } = train.trainModel(X, y, params, train.FEATURES, { heldOutSite: site }, m, FEATURE_SPEC);
       file = path.join(this.dir, `${this.files.size}.json`);
       writeFileSync(file, JSON.stringify(model));
+      // A model the page-type stage would refuse must fail here, not score every page as 'other'.
+      (await import('../middleware/classifier/index.js')).loadModel(file);
     }
     this.files.set(site, file);
     return file;
