@@ -183,7 +183,8 @@ function inputOf(e: ManifestEntry, site: string): ExtractInput {
   // WCXB pages are gzipped: decompressed here (the bytes are the original page).
   const raw = readFileSync(e.file);
   const body = e.file.endsWith('.gz') ? gunzipSync(raw) : raw;
-  return { url: e.url ?? `http://localhost/${e.id}`, body, site };
+  // (A manifest URL may be empty: a page saved without one.)
+  return { url: e.url || `http://localhost/${e.id}`, body, site };
 }
 
 function loadCases(sets: SetName[], only?: string): Case[] {
