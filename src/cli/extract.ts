@@ -3,6 +3,7 @@
  */
 import { readFileSync, createWriteStream, existsSync, statSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { Extractor, type ExtractInput, type ExtractKind } from '../chain/extractor.js';
 import type { Item } from '../core/item.js';
@@ -55,23 +56,43 @@ export interface ExtractCliOptions {
   maxBytes?: number;
 }
 
-function readInput(file: string, max = DEFAULT_MAX_INPUT_BYTES): Buffer {
-  if (file === '-') return readStdin(max);
-  if (!existsSync(file)) throw new UsageError(`cannot read ${file}: no such file`);
-  const size = statSync(file).size;
-  if (size > max) throw new InputTooLarge(file, size, max);
+/** A gzip stream starts with these two bytes (RFC 1952 §2.3.1); no HTML page does. */
+function isGzip(b: Uint8Array): boolean {
+  return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+}
+
+/** The page's bytes, gunzipped when the file is gzip-compressed (`page.html.gz`, or a gzip body
+ * saved under any name: detected by its magic bytes, not its extension). The unpacked page obeys
+ * the same `max` as a plain one. */
+export function pageBytes(raw: Buffer, file: string, max = DEFAULT_MAX_INPUT_BYTES): Buffer {
+  if (!isGzip(raw)) return raw;
   try {
-    return readFileSync(file);
+    return gunzipSync(raw, { maxOutputLength: max });
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new InputTooLarge(`${file} (unpacked)`, undefined, max);
+    throw new UsageError(`cannot read ${file}: not a valid gzip file (${(e as Error).message})`);
   }
 }
 
-function defaultUrl(file: string): string {
-  return file === '-' ? 'http://localhost/stdin' : `http://localhost${pathToFileURL(path.resolve(file)).pathname}`;
+function readInput(file: string, max = DEFAULT_MAX_INPUT_BYTES): Buffer {
+  if (file === '-') return pageBytes(readStdin(max), 'standard input', max);
+  if (!existsSync(file)) throw new UsageError(`cannot read ${file}: no such file`);
+  const size = statSync(file).size;
+  if (size > max) throw new InputTooLarge(file, size, max);
+  let raw: Buffer;
+  try {
+    raw = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  return pageBytes(raw, file, max);
 }
 
-interface ManifestLine {
+function defaultUrl(file: string): string {
+  return file === '-' ? 'http://localhost/stdin' : `http://localhost${pathToFileURL(path.resolve(file)).pathname.replace(/\.gz$/i, '')}`;
+}
+
+export interface ManifestLine {
   id: string;
   path: string;
   url?: string;
@@ -100,46 +121,76 @@ export function readManifest(manifest: string): { entries: ManifestLine[]; dir: 
   return { entries, dir };
 }
 
-export async function runExtract(files: string[], o: ExtractCliOptions): Promise<void> {
-  const kind = (o.kind ?? 'auto') as ExtractKind;
-  if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
+export interface BatchOptions {
+  kind?: ExtractKind;
+  stream?: boolean;
+  timezone?: string;
+  /** Fetch time of every page (relative dates resolve against it); default now. */
+  fetchedAt?: Date;
+  /** Largest input read, bytes (default DEFAULT_MAX_INPUT_BYTES). */
+  maxBytes?: number;
+}
+
+/**
+ * `gleaner extract --batch`: every page of a manifest through one Extractor (site templates
+ * learned per group unless `stream`), items in manifest order. The benches call this, so their
+ * figures are what a user of the command gets. An oversized file does not stop the batch: it
+ * becomes an `other` item with the error, in its place (and its message is in `tooLarge`).
+ */
+export async function extractManifest(manifest: string, o: BatchOptions = {}): Promise<{ entries: ManifestLine[]; items: Item[]; tooLarge: string[] }> {
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
-  const extractor = new Extractor({ kind, timezone: o.timezone });
-  if (o.batch) {
-    if (!o.out) throw new UsageError('--batch needs --out OUT.jsonl');
-    const { entries, dir } = readManifest(o.batch);
-    // An oversized file does not stop the batch: it becomes an `other` item with the error, in its place.
-    const tooLarge = new Map<number, string>();
-    const inputs: ExtractInput[] = [];
-    const inputIndex: number[] = [];
-    entries.forEach((e, i) => {
-      const file = path.resolve(dir, e.path);
-      let body: Buffer;
-      try {
-        const size = statSync(file).size;
-        if (size > maxBytes) {
-          tooLarge.set(i, new InputTooLarge(file, size, maxBytes).message);
-          return;
-        }
-        body = readFileSync(file);
-      } catch (err) {
-        throw new UsageError(`cannot read ${file} (manifest id ${e.id}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  const { entries, dir } = readManifest(manifest);
+  const tooLarge = new Map<number, string>();
+  const inputs: ExtractInput[] = [];
+  const inputIndex: number[] = [];
+  entries.forEach((e, i) => {
+    const file = path.resolve(dir, e.path);
+    let body: Buffer;
+    try {
+      const size = statSync(file).size;
+      if (size > maxBytes) {
+        tooLarge.set(i, new InputTooLarge(file, size, maxBytes).message);
+        return;
       }
-      inputIndex.push(i);
-      inputs.push({ url: e.url ?? defaultUrl(file), body, site: e.site });
-    });
-    for (const [i, msg] of tooLarge) process.stderr.write(`gleaner: manifest id ${entries[i]!.id}: ${msg}\n`);
-    const out = createWriteStream(o.out);
+      body = pageBytes(readFileSync(file), file, maxBytes);
+    } catch (err) {
+      if (err instanceof InputTooLarge) {
+        tooLarge.set(i, err.message);
+        return;
+      }
+      if (err instanceof UsageError) throw new UsageError(`${err.message} (manifest id ${e.id})`);
+      throw new UsageError(`cannot read ${file} (manifest id ${e.id}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    inputIndex.push(i);
+    inputs.push({ url: e.url ?? defaultUrl(file), body, site: e.site, fetchedAt: o.fetchedAt });
+  });
+  const extractor = new Extractor({ kind: o.kind ?? 'auto', timezone: o.timezone });
+  try {
     const extracted = await extractor.extractBatch(inputs, { stream: o.stream });
     const items: Item[] = new Array(entries.length);
     inputIndex.forEach((i, k) => (items[i] = extracted[k]!));
     for (const [i, msg] of tooLarge) items[i] = { url: entries[i]!.url ?? defaultUrl(path.resolve(dir, entries[i]!.path)), kind: 'other', error: msg };
+    return { entries, items, tooLarge: [...tooLarge].map(([i, msg]) => `manifest id ${entries[i]!.id}: ${msg}`) };
+  } finally {
+    await extractor.close();
+  }
+}
+
+export async function runExtract(files: string[], o: ExtractCliOptions): Promise<void> {
+  const kind = (o.kind ?? 'auto') as ExtractKind;
+  if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
+  const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  if (o.batch) {
+    if (!o.out) throw new UsageError('--batch needs --out OUT.jsonl');
+    const { entries, items, tooLarge } = await extractManifest(o.batch, { kind, stream: o.stream, timezone: o.timezone, maxBytes });
+    for (const msg of tooLarge) process.stderr.write(`gleaner: ${msg}\n`);
+    const out = createWriteStream(o.out);
     for (let i = 0; i < items.length; i++) out.write(JSON.stringify({ id: entries[i]!.id, ...items[i] }) + '\n');
     await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
-    await extractor.close();
     return;
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');
+  const extractor = new Extractor({ kind, timezone: o.timezone });
   const bodies = files.map((f) => [f, readInput(f, maxBytes)] as const);
   for (const [f, body] of bodies) {
     const item = await extractor.extract({ url: o.url ?? defaultUrl(f), body });
