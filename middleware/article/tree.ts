@@ -41,9 +41,18 @@ const POSITIVE = new Set(['article', 'body', 'content', 'main', 'post', 'entry',
 /** Class names that describe a state or a taxonomy, not a role (`has-sidebar`, `comments-open`,
  * WordPress post classes `author-sarah`, `tag-news`): ignored. */
 const STATE_CLASS = /^(?:has|with|no|is|show|js|wp|hide-on|template|page|single|layout|theme)-|-(?:open|closed|enabled|disabled|active|template|layout)$/;
+/** The same state prefixes written in camelCase (`hasSidebar`, `withComments`, `isHeader`). */
+const STATE_CAMEL = /^(?:has|with|no|is|show)[A-Z]/;
+/** Class-name prefixes of page builders (Elementor, Divi, WPBakery, Gutenberg blocks, Beaver
+ * Builder, Avada, Bricks): their `…-widget-…`, `…-column-…` names are layout, the same wrapper
+ * around every block of the page, so their layout words are not read as roles (issue 11: 80
+ * Elementor pages of WCXB dev lost all their text to `widget`). */
+const BUILDER_PREFIX = /^(?:elementor|et_pb|et-pb|vc_|wpb_|wp-block|fl-|fusion-|brxe-|kt-|uagb-|gb-|av_|avia-)/i;
+/** Layout words that page builders put in every wrapper's class name. */
+const BUILDER_LAYOUT = new Set(['widget', 'widgets', 'wrap', 'module', 'element', 'column', 'section', 'row', 'container', 'inner', 'extra', 'more']);
 /** WordPress-style post classes (`post-67202 type-post status-publish author-sarah tag-news`): on
  * an element carrying this signature, author-/tag-/category- classes name taxonomy terms. */
-const POST_CLASS_SIGNATURE = /(?:^|\s)(?:type|status)-\w|(?:^|\s)post-\d+(?:\s|$)/;
+const POST_CLASS_SIGNATURE = /(?:^|\s)(?:type|status)-\w|(?:^|\s)post-\d+(?:\s|$)|(?:^|\s)hentry(?:\s|$)/;
 const TAXONOMY_CLASS = /^(?:author|category|tag|format|post_tag|term)-/i;
 /** Hidden by markup (Readability `_isProbablyVisible`). */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -58,6 +67,17 @@ const WRAPPER_SHARE = 0.5;
 /** Comment sections may hold more paragraph text than a short article: their tokens remove them
  * unless they hold nearly all of it. */
 const COMMENT_WRAPPER_SHARE = 0.9;
+/** A removal rule whose matching elements together hold at least this share of the page's
+ * paragraph text is not applied on the page (see build). Same figure as WRAPPER_SHARE: a rule
+ * that would remove most of the prose has met the page's content, not its chrome. */
+const RULE_COVER_SHARE = 0.5;
+/** The same for semantic chrome (`<nav>`, `<aside>`, role=complementary, `sidebar`): a side column
+ * of teasers can hold as much prose as a short article beside it (an AEB page: 0.55), so only a
+ * rule that would leave under a fifth of the prose gives way. WCXB dev, article mode: semantic
+ * rules at 0.5 gained 3 pages and lost 4 against this. */
+const SEMANTIC_COVER_SHARE = 0.8;
+/** Class tokens of a side column. */
+const COLUMN_TOKENS = new Set(['sidebar', 'rail', 'aside']);
 const COMMENT_TOKENS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies', 'disqus', 'discuss', 'discussion',
   // page footers hold a long imprint paragraph on some sites: a short article has less text
   'footer', 'copyright']);
@@ -124,25 +144,26 @@ export function classTokens(el: Element): string[] {
   const out: string[] = [];
   const taxonomy = POST_CLASS_SIGNATURE.test(raw);
   for (const name of raw.split(/\s+/)) {
-    if (!name || STATE_CLASS.test(name.toLowerCase())) continue;
+    if (!name || STATE_CLASS.test(name.toLowerCase()) || STATE_CAMEL.test(name)) continue;
     if (taxonomy && TAXONOMY_CLASS.test(name)) continue;
-    for (const t of name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)) if (t) out.push(t);
+    const builder = BUILDER_PREFIX.test(name);
+    for (const t of name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)) if (t && !(builder && BUILDER_LAYOUT.has(t))) out.push(t);
   }
   return out;
 }
 
-/** Why an element is boilerplate by itself (tag, class, hidden), or undefined. */
-function boilerplateReason(el: Element, share: number): string | undefined {
+/**
+ * The removal rule an element matches by itself (hidden, a chrome tag or role, a negative class
+ * token), as a key (`hidden`, `tag:footer`, `role:navigation`, `class:share`), or undefined.
+ * Shares and the page-level cover are applied by the caller.
+ */
+function removalKey(el: Element, tokens: string[]): { key: string; comment: boolean } | undefined {
   const a = el.attribs;
-  if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || (a.class && SCREEN_READER.test(a.class))) return 'hidden';
-  if (BOILERPLATE_TAGS.has(el.name)) {
-    // a whole-page <form> (ASP.NET) or <header> wrapper is layout, not chrome
-    return share >= WRAPPER_SHARE ? undefined : `tag:${el.name}`;
-  }
-  if (a.role === 'navigation' || a.role === 'complementary' || a.role === 'contentinfo' || a.role === 'banner') {
-    return share >= WRAPPER_SHARE ? undefined : `role:${a.role}`;
-  }
-  const tokens = classTokens(el);
+  if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || (a.class && SCREEN_READER.test(a.class))) return { key: 'hidden', comment: false };
+  if (BOILERPLATE_TAGS.has(el.name)) return { key: `tag:${el.name}`, comment: false };
+  if (a.role === 'navigation' || a.role === 'complementary' || a.role === 'contentinfo' || a.role === 'banner') return { key: `role:${a.role}`, comment: false };
+  // elements that declare the main content are never chrome by their class (`<main class="hasSidebar">`)
+  if (el.name === 'main' || a.role === 'main') return undefined;
   if (!tokens.length) return undefined;
   let strong: string | undefined;
   let weak: string | undefined;
@@ -154,13 +175,34 @@ function boilerplateReason(el: Element, share: number): string | undefined {
     if (COMMENT_TOKENS.has(t)) comment = true;
     if (POSITIVE.has(t)) positive = true;
   }
-  if (comment) return share >= COMMENT_WRAPPER_SHARE ? undefined : `class:${strong}`;
   // embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content, not a share bar
   if (tokens.some((t) => EMBED_TOKENS.has(t)) && hasQuote(el)) return undefined;
-  if (share >= WRAPPER_SHARE) return undefined;
-  if (strong) return `class:${strong}`;
-  if (weak && !positive) return `class:${weak}`;
+  if (strong) return { key: `class:${strong}`, comment };
+  if (weak && !positive) return { key: `class:${weak}`, comment };
   return undefined;
+}
+
+/** The cover above which a rule is not applied on a page (see build). */
+function coverLimit(k: { key: string; comment: boolean }): number {
+  if (k.comment) return COMMENT_WRAPPER_SHARE;
+  // a semantic chrome tag or role (and a class naming a side column) is chosen by the author for
+  // the page's frame: it gives way only when it would take nearly all of the prose
+  if (!k.key.startsWith('class:') || COLUMN_TOKENS.has(k.key.slice(6))) return SEMANTIC_COVER_SHARE;
+  return RULE_COVER_SHARE;
+}
+
+/** A hidden copy: most of the paragraph text in the subtree [from, to] also appears outside it. */
+function duplicated(infos: SegInfo[], from: number, to: number): boolean {
+  const outside = new Set<string>();
+  for (const s of infos) if (s.good && (s.seg.index < from || s.seg.index > to)) outside.add(s.seg.text);
+  let inside = 0;
+  let shown = 0;
+  for (const s of infos) {
+    if (!s.good || s.seg.index < from || s.seg.index > to) continue;
+    inside += s.len;
+    if (outside.has(s.seg.text)) shown += s.len;
+  }
+  return shown > inside / 2;
 }
 
 /** Whether a <blockquote> is among the first descendants (an embedded post quotes its text). */
@@ -200,6 +242,30 @@ function build(page: Page): Tree {
   }
   total = Math.max(1, total);
   const bodyIndex = page.indexOf(page.body as AnyNode);
+  // Pass 1: the rule each element matches, and per rule the paragraph text of the outermost
+  // elements matching it. A rule whose elements together hold most of the page's prose names the
+  // page's content wrappers (every post of a thread classed `comment`, every card of a list
+  // carrying `author-…`, a builder's `widget` on every block), not its chrome: it is not applied
+  // on this page.
+  const keys: (ReturnType<typeof removalKey>)[] = new Array(n);
+  const cover = new Map<string, number>();
+  const coverEnd = new Map<string, number>();
+  const end = new Int32Array(n);
+  for (let i = 0; i < n; i++) end[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const p = parent[i]!;
+    if (p >= 0 && end[i]! > end[p]!) end[p] = end[i]!;
+  }
+  for (let i = bodyIndex + 1; i < n; i++) {
+    const node = nodes[i]!;
+    if (!(node instanceof Element) || node.name === 'html' || node.name === 'body') continue;
+    const k = removalKey(node, classTokens(node));
+    if (!k) continue;
+    keys[i] = k;
+    if (i <= (coverEnd.get(k.key) ?? -1)) continue;
+    coverEnd.set(k.key, end[i]!);
+    cover.set(k.key, (cover.get(k.key) ?? 0) + goodText[i]!);
+  }
   const removed = new Uint8Array(n);
   const reason = new Map<number, string>();
   for (let i = 0; i < n; i++) {
@@ -208,13 +274,20 @@ function build(page: Page): Tree {
       removed[i] = 1;
       continue;
     }
-    const node = nodes[i]!;
-    if (!(node instanceof Element) || i <= bodyIndex || node.name === 'html' || node.name === 'body') continue;
-    const why = boilerplateReason(node, goodText[i]! / total);
-    if (why) {
-      removed[i] = 1;
-      reason.set(i, why);
+    const k = keys[i];
+    if (!k) continue;
+    const share = goodText[i]! / total;
+    const limit = k.comment ? COMMENT_WRAPPER_SHARE : WRAPPER_SHARE;
+    // hidden copies of the text (a print or mobile duplicate of the article) stay hidden
+    // a wrapper with a misleading class or tag holds the article itself; a hidden one is the page's
+    // text revealed by a script (tabs, a lazy reveal), unless it is a copy of text shown elsewhere
+    // (a print or mobile duplicate of the article)
+    if (share >= limit && (k.key !== 'hidden' || !duplicated(infos, i, end[i]!))) continue;
+    if (k.key !== 'hidden') {
+      if (cover.get(k.key)! / total >= coverLimit(k)) continue;
     }
+    removed[i] = 1;
+    reason.set(i, k.key);
   }
   return { page, infos, goodText, parent, removed, reason };
 }
