@@ -7,7 +7,7 @@ import { pageTypeMiddleware } from '../../middleware/classifier/index.js';
 import { templateLearnerMiddleware, setDifferenceMiddleware } from '../../middleware/template/index.js';
 import { ruleFiltersMiddleware } from '../../middleware/rule-filters/index.js';
 import { blocksMiddleware } from '../../middleware/blocks/index.js';
-import { articleMiddleware } from '../../middleware/article/index.js';
+import { articleMiddleware, mainContentMiddleware } from '../../middleware/article/index.js';
 import { listMiddleware } from '../../middleware/list/index.js';
 import { forumMiddleware } from '../../middleware/forum/index.js';
 import { followMiddleware } from '../../middleware/follow/index.js';
@@ -27,5 +27,8 @@ export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
   article: { priority: 600, kinds: ['article'], factory: articleMiddleware },
   list: { priority: 610, kinds: ['list'], factory: listMiddleware },
   forum: { priority: 620, kinds: ['forum'], factory: forumMiddleware },
+  // Every item carries the page's main text, whatever its kind (issue 11): fills content only
+  // where the extractor left it empty.
+  'main-content': { priority: 690, factory: mainContentMiddleware },
   follow: { priority: 900, factory: followMiddleware, crawlOnly: true },
 };
