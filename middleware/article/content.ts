@@ -105,10 +105,20 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const allowedSet = options.templateApplied && options.segments ? new Set(options.segments.map((s) => s.index)) : undefined;
 
   // Segments outside pre-cleaned blocks; `allowed` = not site template.
+  // A line that repeats an allowed line of the page is allowed too: the set difference keeps one
+  // copy of a repeated path+text (a page read as a set, seed 001), but an article may repeat its
+  // own lines (a meal plan's recipes, a refrain) and the reader sees every copy (AEB through the
+  // batch path lost 0.004 to this).
+  const allowedText = allowedSet ? new Set<string>() : undefined;
   const infos: Seg[] = [];
   for (const s of tree.infos) {
     if (s.el < 0 || removed[s.el]) continue;
-    infos.push({ ...s, allowed: !allowedSet || allowedSet.has(s.seg.index) });
+    let allowed = !allowedSet || allowedSet.has(s.seg.index);
+    if (allowedText) {
+      if (allowed) allowedText.add(s.seg.text);
+      else if (allowedText.has(s.seg.text)) allowed = true;
+    }
+    infos.push({ ...s, allowed });
   }
 
   // GNE statistics per element (T, LT, TG, LTG, Sb, PNum) and the block balance, bottom-up.
