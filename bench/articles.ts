@@ -64,7 +64,7 @@ async function runBatch(manifest: string): Promise<number> {
 }
 const gleaner: Tool = {
   key: 'gleaner',
-  name: 'gleaner (extract --batch)',
+  name: 'gleaner',
   run({ e }) {
     const a = batchItems.get(e.id);
     if (!a) throw new Error(`no batch item for ${e.id}`);

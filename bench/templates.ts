@@ -190,7 +190,7 @@ const content = (it: { content?: string; title?: string }) => [it.title, it.cont
 const sA = score(itemsA.map(content));
 const sB = score(itemsB.map(content));
 push('(a) single page, no template (article)', sA, `${aMs.toFixed(1)} ms/page`);
-push('(b) template-assisted, gleaner extract --batch (article)', sB, `${bMs.toFixed(1)} ms/page`);
+push('(b) template-assisted, batch (article)', sB, `${bMs.toFixed(1)} ms/page`);
 push("(b') template-assisted, --stream (article)", score(itemsS.map(content)));
 push('(b) without rule filters', score(itemsBF.map(content)));
 push('(c) Readability.js (linkedom)', score(readTexts), `${readMs.toFixed(1)} ms/page`);

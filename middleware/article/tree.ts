@@ -226,7 +226,7 @@ export function buildTree(page: Page): Tree {
 function build(page: Page): Tree {
   const nodes = page.nodes;
   const n = nodes.length;
-  const { parent } = pageIndex(page);
+  const { parent, end } = pageIndex(page);
   const goodText = new Float64Array(n);
   const infos = page.segments.map((s) => segInfo(page, s));
   let total = 0;
@@ -250,12 +250,6 @@ function build(page: Page): Tree {
   const keys: (ReturnType<typeof removalKey>)[] = new Array(n);
   const cover = new Map<string, number>();
   const coverEnd = new Map<string, number>();
-  const end = new Int32Array(n);
-  for (let i = 0; i < n; i++) end[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const p = parent[i]!;
-    if (p >= 0 && end[i]! > end[p]!) end[p] = end[i]!;
-  }
   for (let i = bodyIndex + 1; i < n; i++) {
     const node = nodes[i]!;
     if (!(node instanceof Element) || node.name === 'html' || node.name === 'body') continue;
