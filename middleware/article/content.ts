@@ -77,9 +77,6 @@ export interface ContentOptions {
   templateApplied?: boolean;
   /** The title, so a heading that repeats it is not part of the body. */
   title?: string;
-  /** Weighted length below which a region is no body (default MIN_ARTICLE_LENGTH; 0 for the
-   * main region of a short page, main-text.ts). */
-  minLength?: number;
 }
 
 export interface ContentResult {
@@ -98,7 +95,6 @@ export interface ContentResult {
  */
 export function extractContent(page: Page, options: ContentOptions = {}, tree: Tree = buildTree(page)): ContentResult | undefined {
   const { parent, removed } = tree;
-  const minLength = options.minLength ?? MIN_ARTICLE_LENGTH;
   const nodes = page.nodes;
   const n = nodes.length;
   if (!n) return undefined;
@@ -164,7 +160,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     const node = nodes[i]!;
     if (removed[i] || !(node instanceof Element)) continue;
     const text = T[i]! - LT[i]!;
-    if (text < Math.max(1, minLength)) continue;
+    if (text < MIN_ARTICLE_LENGTH) continue;
     const td = text / Math.max(1, TG[i]! - LTG[i]!);
     const sbd = Math.max(1, text / (SB[i]! + 1));
     const score = td * Math.log10(PN[i]! + 2) * Math.log(sbd);
@@ -218,7 +214,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   // short lines (table rows, list items) count at half weight: a results table or a schedule is
   // an article of its own, a page of link lists is not (their lines are dropped above)
   const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : SHORT_LINE_WEIGHT * s.len * (1 - s.linkShare)), 0);
-  if (keptLen < minLength || !kept.length) return undefined;
+  if (keptLen < MIN_ARTICLE_LENGTH) return undefined;
 
   const paragraphs = kept.map((s) => s.seg);
   const keepText = new Uint8Array(n);

@@ -28,7 +28,7 @@ export { extractContent } from './content.js';
 export { extractTitle, cutSiteName, longestCommonSubstring } from './title.js';
 export { extractPublished } from './published.js';
 export { extractAuthor } from './author.js';
-export { mainText, listText, postsText, mainContentMiddleware, type MainText } from './main-text.js';
+export { mainText, postsText, mainContentMiddleware, type MainText } from './main-text.js';
 
 /** A title mostly in Han characters on a page without a usable lang: China's zone is the likeliest. */
 const HAN_TITLE_SHARE = 0.5;
