@@ -15,6 +15,8 @@ import { buildTree, LINK_DENSITY_MAX, PARAGRAPH_MIN, SENTENCE_MIN, type SegInfo,
 /** Penalty weight of non-content text in the block balance: one character of link text cancels
  * one character of paragraph text (balance, §8.3). */
 const NOISE_WEIGHT = 1;
+/** Block tags whose short plain lines are data, not labels (no SHORT_LINE_PENALTY). */
+const DATA_LINE_TAGS = new Set(['td', 'th', 'li', 'dd']);
 /** Short non-link lines count a little against a block (a label, a date, a button text). */
 const SHORT_LINE_PENALTY = 3;
 /** The GNE region is kept unless another region's block balance exceeds it by this factor
@@ -133,8 +135,12 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     if (!s.allowed) balance[s.el] = balance[s.el]! - (s.len * NOISE_WEIGHT);
     else if (s.good) balance[s.el] = balance[s.el]! + nonLink;
     else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] = balance[s.el]! - (s.len * s.linkShare * NOISE_WEIGHT);
-    // table cells are data (standings, schedules), not interface labels
-    else if (s.seg.element.name !== 'td' && s.seg.element.name !== 'th') balance[s.el] = balance[s.el]! - (SHORT_LINE_PENALTY);
+    // table cells are data (standings, schedules), and plain-text list items are a list's content
+    // (specs, steps, bullet points; menus are links and pay above), not interface labels
+    else if (!DATA_LINE_TAGS.has(s.seg.element.name)) balance[s.el] = balance[s.el]! - (SHORT_LINE_PENALTY);
+    // and a list item without any link counts at half weight, like a short line of the body
+    // (a product's specs extend the body to their list; a teaser with a link does not)
+    else if (s.linkShare === 0) balance[s.el] = balance[s.el]! + SHORT_LINE_WEIGHT * nonLink;
     // a <br>-separated run counts as a paragraph for PNum (old Chinese pages have no <p>)
     if (s.good && s.seg.element.name !== 'p') PN[s.el] = PN[s.el]! + 1;
   }
@@ -386,14 +392,26 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     out.push(s);
   }
   // drop trailing short non-sentences (tags, credits, "share") and newsroom boilerplate after the
-  // last paragraph
+  // last paragraph — but not a closing list of plain-text items (a product's specs, a recipe's
+  // steps): tag lists are links, credits are one line
+  const listRun = trailingListRun(out);
   for (;;) {
     const last = out[out.length - 1];
-    if (!last) break;
+    if (!last || (listRun >= MIN_TAIL_LIST && out.length > 0 && isPlainItem(last))) break;
     if ((!last.good && last.len < SENTENCE_MIN) || (last.len < TAIL_JUNK_MAX && TAIL_JUNK.test(last.seg.text))) out.pop();
     else break;
   }
   return out;
+}
+
+/** A closing run of at least this many plain-text list items is content (the first fixture of a
+ * product page's specs had five; three is the shortest list that reads as a list). */
+const MIN_TAIL_LIST = 3;
+const isPlainItem = (s: SegInfo) => (s.seg.element.name === 'li' || s.seg.element.name === 'dd' || s.seg.element.name === 'td') && s.linkShare < LINK_DENSITY_MAX;
+function trailingListRun(out: SegInfo[]): number {
+  let n = 0;
+  for (let k = out.length - 1; k >= 0 && isPlainItem(out[k]!); k--) n++;
+  return n;
 }
 
 const KEEP_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'blockquote', 'pre', 'code', 'em', 'strong', 'b', 'i', 'u', 'sub', 'sup', 'a', 'img', 'br', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'figure', 'q', 'cite', 'mark', 's', 'del', 'ins']);
