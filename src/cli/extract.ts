@@ -116,7 +116,11 @@ export function readManifest(manifest: string): { entries: ManifestLine[]; dir: 
       const e = o as Partial<ManifestLine>;
       if (typeof e.id !== 'string') throw new UsageError(`${manifest}:${n + 1}: "id" must be a string`);
       if (typeof e.path !== 'string') throw new UsageError(`${manifest}:${n + 1}: "path" must be a string`);
-      entries.push({ id: e.id, path: e.path, url: typeof e.url === 'string' ? e.url : undefined, site: typeof e.site === 'string' ? e.site : undefined });
+      // "url" is optional (ARCHITECTURE §5): absent or empty, the page gets a local URL for its file;
+      // one that is there must be absolute, said before any page is read
+      const url = typeof e.url === 'string' && e.url.trim() ? e.url.trim() : undefined;
+      if (url !== undefined && !URL.canParse(url)) throw new UsageError(`${manifest}:${n + 1}: "url" must be an absolute URL (got ${JSON.stringify(url.slice(0, 80))})`);
+      entries.push({ id: e.id, path: e.path, url, site: typeof e.site === 'string' ? e.site : undefined });
     });
   return { entries, dir };
 }
