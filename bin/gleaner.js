@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Thin launcher: runs the TypeScript CLI through tsx so `npx gleaner …` works without a build step.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-
-const require = createRequire(import.meta.url);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const tsxCli = require.resolve('tsx/cli');
-const main = path.join(here, '..', 'src', 'cli', 'main.ts');
-const result = spawnSync(process.execPath, [tsxCli, main, ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+// The `gleaner` command: the built CLI, run by plain node (`npm run build` writes dist/; `prepare`
+// runs it on install from a checkout). During development `npm run gleaner -- …` runs the
+// TypeScript sources through tsx instead.
+try {
+  await import('../dist/cli.js');
+} catch (e) {
+  if (e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist/cli.js')) {
+    process.stderr.write('gleaner: dist/ is missing: run `npm run build` in the gleaner checkout (or `npm run gleaner -- …` to run the sources)\n');
+    process.exit(2);
+  }
+  throw e;
+}

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
  * The command line (ARCHITECTURE §5, a contract): crawl, extract, classify, train-classifier.
+ *
+ * Start-up matters (issue 15: `gleaner extract page.html` took 1.6 s, most of it loading crawlee):
+ * this file loads only commander; each command imports its own code when it runs, so `extract`
+ * and `classify` never load the crawler, and `--version` loads nothing else.
  */
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
-import { runExtract, runClassify } from './extract.js';
+import { packageVersion } from './package-info.js';
 
 /** A commander parser for a positive integer option. */
 const positiveInt = (flag: string) => (v: string) => {
@@ -14,7 +18,11 @@ const positiveInt = (flag: string) => (v: string) => {
 };
 
 const program = new Command();
-program.name('gleaner').description('Crawl sites and turn pages into article, list and forum items without selectors').exitOverride();
+program
+  .name('gleaner')
+  .description('Crawl sites and turn pages into article, list and forum items without selectors')
+  .version(packageVersion(), '-V, --version', 'print the version')
+  .exitOverride();
 
 program
   .command('crawl')
@@ -43,7 +51,10 @@ program
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
-  .action(async (files: string[], opts) => runExtract(files, opts));
+  .action(async (files: string[], opts) => {
+    const { runExtract } = await import('./extract.js');
+    await runExtract(files, opts);
+  });
 
 program
   .command('classify')
@@ -51,7 +62,10 @@ program
   .argument('[files...]', 'HTML files (- for standard input)')
   .option('--url <url>', 'URL the page was fetched from')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760)', positiveInt('--max-bytes'))
-  .action(async (files: string[], opts) => runClassify(files, opts));
+  .action(async (files: string[], opts) => {
+    const { runClassify } = await import('./extract.js');
+    await runClassify(files, opts);
+  });
 
 program
   .command('train-classifier')

@@ -1,0 +1,70 @@
+/**
+ * Second step of `npm run build`: `tsc -p tsconfig.build.json` has emitted JavaScript and
+ * declarations into build/tsc/; this bundles them into dist/ per public entry (shared code in
+ * chunks beside the entries), so the package ships a few dozen files, not one per module, and
+ * `import('gleaner/extract')` reads a handful of files. Packages stay external (they are the
+ * package's dependencies). Chunks sit in dist/ itself: code that finds files beside its own module
+ * (the page-type model) then finds them in dist/.
+ */
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'rolldown';
+import { dts } from 'rolldown-plugin-dts';
+
+/** Public entries (package.json "exports") and the command line (package.json "bin"). */
+export const ENTRIES = {
+  index: 'build/tsc/src/index',
+  extract: 'build/tsc/src/extract',
+  crawlee: 'build/tsc/src/crawlee',
+  cli: 'build/tsc/src/cli/main',
+  // The bundled demo spider, loaded by `gleaner crawl` (no argument) from dist/spiders/.
+  'spiders/demo': 'build/tsc/spiders/demo',
+};
+
+/** Entries with declarations: the ones in package.json "exports". */
+const TYPED = ['index', 'extract', 'crawlee'];
+
+const inputs = (ext, names = Object.keys(ENTRIES)) => Object.fromEntries(names.map((name) => [name, `${ENTRIES[name]}${ext}`]));
+
+/** Data files read at run time from beside the code that reads them (`here/<name>`): copied into
+ * dist/, where every chunk lives. */
+const DATA_FILES = { 'model.json': 'middleware/classifier/model.json' };
+
+/** Emits DATA_FILES into the JavaScript build's output. */
+const dataFiles = {
+  name: 'gleaner-data-files',
+  generateBundle() {
+    for (const [fileName, from] of Object.entries(DATA_FILES)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
+  },
+};
+
+/** Bare specifiers (and node: built-ins) are dependencies, never bundled. */
+const external = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+
+export default defineConfig([
+  {
+    input: inputs('.js'),
+    platform: 'node',
+    external,
+    treeshake: true,
+    plugins: [dataFiles],
+    output: {
+      dir: 'dist',
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: '[name]-[hash].js',
+      minify: false,
+    },
+  },
+  {
+    input: inputs('.d.ts', TYPED),
+    platform: 'node',
+    external,
+    plugins: [dts({ dtsInput: true, emitDtsOnly: true, tsconfig: false })],
+    output: {
+      dir: 'dist',
+      format: 'esm',
+      entryFileNames: '[name].ts',
+      chunkFileNames: '[name]-[hash].d.ts',
+    },
+  },
+]);
