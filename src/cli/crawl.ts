@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadSpider, resolveSpiderFile, PACKAGE_ROOT } from '../spider/load.js';
+import { isBundledSpider, loadSpider, resolveSpiderFile } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
 import { UsageError } from './errors.js';
 import { preferSmallHeap } from '../crawler/memory.js';
@@ -77,7 +77,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
   let demo: { url: string; close(): Promise<void> } | undefined;
   // The demo spider crawls the bundled demo site: serve it first, on a free loopback port.
   const file = resolveSpiderFile(spiderArg);
-  if (file && path.resolve(file) === path.join(PACKAGE_ROOT, 'spiders', 'demo.ts') && !process.env.GLEANER_DEMO_URL) {
+  if (file && isBundledSpider(file, 'demo') && !process.env.GLEANER_DEMO_URL) {
     const { startDemoServer } = await import('../demo/server.js');
     demo = await startDemoServer();
     process.env.GLEANER_DEMO_URL = demo.url;

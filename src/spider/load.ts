@@ -3,12 +3,23 @@
  * `spider` export) is validated before anything else happens: no request leaves with a bad config.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from './config.js';
 
-/** The package root (where the bundled `spiders/` live). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The package root: two levels above src/spider/ in the sources; in the built package this code
+ * sits in a chunk directly in dist/. */
+export const PACKAGE_ROOT = path.basename(here) === 'dist' ? path.dirname(here) : path.resolve(here, '..', '..');
+/** Where the bundled spiders live: spiders/*.ts in the sources, dist/spiders/*.js when built. */
+export const BUNDLED_SPIDER_DIRS = [path.join(PACKAGE_ROOT, 'spiders'), path.join(PACKAGE_ROOT, 'dist', 'spiders')];
+
+/** Whether `file` is the bundled spider `name` (e.g. the demo, whose site the CLI serves). */
+export function isBundledSpider(file: string, name: string): boolean {
+  const p = path.resolve(file);
+  return BUNDLED_SPIDER_DIRS.some((dir) => EXTENSIONS.some((ext) => p === path.join(dir, name + ext)));
+}
 
 const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 
@@ -20,7 +31,7 @@ export function resolveSpiderFile(arg: string, cwd = process.cwd()): string | un
     const p = path.resolve(cwd, arg);
     return existsSync(p) ? p : undefined;
   }
-  for (const dir of [path.join(cwd, 'spiders'), path.join(PACKAGE_ROOT, 'spiders')]) {
+  for (const dir of [path.join(cwd, 'spiders'), ...BUNDLED_SPIDER_DIRS]) {
     for (const ext of EXTENSIONS) {
       const p = path.join(dir, arg + ext);
       if (existsSync(p)) return p;
@@ -35,11 +46,38 @@ export async function loadSpider(arg: string, cwd = process.cwd()): Promise<{ sp
   const shown = path.relative(cwd, file) || file;
   let mod: Record<string, unknown>;
   try {
+    if (/\.m?ts$/.test(file)) await enableTypeScript(shown, cwd);
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof SpiderConfigError) throw e;
     throw new SpiderConfigError(`${shown}: cannot load: ${(e as Error).message}`);
   }
   const raw = mod.default ?? mod.spider;
   if (raw === undefined) throw new SpiderConfigError(`${shown}: no default export (export default defineSpider({...}))`);
   return { spider: validateSpider(raw, shown), file };
+}
+
+let typeScriptEnabled = false;
+
+/**
+ * Plain node (the built `gleaner` command on Node 20) cannot import a `.ts` spider. When this
+ * process cannot already (it runs under tsx, or a Node that strips types), register tsx's loader,
+ * found in the user's project or beside gleaner; without tsx, say what to do.
+ */
+async function enableTypeScript(shown: string, cwd: string): Promise<void> {
+  // This module loaded as .ts (gleaner's sources, run by tsx or vitest) proves .ts imports work.
+  if (typeScriptEnabled || import.meta.url.endsWith('.ts') || (process.features as { typescript?: unknown }).typescript) return;
+  for (const from of [path.join(cwd, 'package.json'), fileURLToPath(import.meta.url)]) {
+    let api: string;
+    try {
+      api = createRequire(from).resolve('tsx/esm/api');
+    } catch {
+      continue;
+    }
+    const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown };
+    register();
+    typeScriptEnabled = true;
+    return;
+  }
+  throw new SpiderConfigError(`${shown}: a TypeScript spider needs tsx to load: npm install --save-dev tsx (or write the spider as .mjs, or run node with --experimental-strip-types on Node >= 22.6)`);
 }
