@@ -1,55 +1,41 @@
 /**
- * Gleaner inside an existing Crawlee project: a plain CheerioCrawler whose request handler hands
- * the response to Gleaner's extractor (no selectors), and keeps crawling with its own
- * `enqueueLinks`. Run it: `npx tsx examples/cheerio-crawler.ts` (it serves the demo site itself).
+ * Gleaner inside a plain CheerioCrawler: one `withGleaner(...)` around the crawler's options. Every
+ * page is decoded from the response's own bytes (the demo's GBK news pages name their charset only
+ * in `<meta>`, which CheerioCrawler would read as UTF-8), extracted without selectors, pushed to
+ * the crawler's dataset, and its list items, next pages and thread pages are enqueued, labelled,
+ * through the crawler's own `enqueueLinks`.
+ *
+ * The follow rules and site keys are the demo spider's (`spiders/demo.ts`): a spider config's
+ * fields fit Gleaner's options as they are, so this crawl yields the items `npm run crawl` does
+ * (test/e2e/crawlee.test.ts checks it).
+ *
+ * Run it: `npx tsx examples/cheerio-crawler.ts` (it serves the demo site on 127.0.0.1 itself).
  */
 import { CheerioCrawler, Configuration, MemoryStorage } from 'crawlee';
-import { Extractor, startDemoServer, type Item } from 'gleaner';
+import { createGleaner, type Item } from 'gleaner/crawlee';
+import { startDemoServer } from 'gleaner';
+import demo from '../spiders/demo.js';
 
-export async function crawlWithCheerio(startUrl: string, maxRequests = 30): Promise<Item[]> {
-  // One extractor per page kind for the whole crawl (each learns the site's template as pages
-  // arrive); unlabelled pages go to the page-type classifier ('auto').
-  const extractors = {
-    auto: new Extractor({ kind: 'auto' }),
-    // A forced kind types the page before any middleware runs (the classifier is not consulted).
-    article: new Extractor({ kind: 'article' }),
-    list: new Extractor({ kind: 'list' }),
-  };
-  const items: Item[] = [];
+export async function crawlWithCheerio(siteUrl: string, maxRequestsPerCrawl = 500) {
+  const gleaner = createGleaner({ name: demo.name, follow: demo.follow, siteKey: demo.siteKey });
   const crawler = new CheerioCrawler(
-    {
-      maxRequestsPerCrawl: maxRequests,
-      async requestHandler({ request, body, response, enqueueLinks, sendRequest }) {
-        const contentType = response.headers['content-type'];
-        // CheerioCrawler hands over text it decoded as UTF-8 when the Content-Type names no charset,
-        // which garbles GBK/Big5/Shift_JIS pages that declare theirs only in <meta>. For those,
-        // fetch the raw bytes and let Gleaner decode them (header, BOM, <meta>, detection).
-        let raw: Uint8Array | string = typeof body === 'string' ? body : new Uint8Array(body);
-        if (typeof body === 'string' && !/charset=/i.test(String(contentType ?? '')) && body.includes('\uFFFD')) {
-          raw = new Uint8Array((await sendRequest({ responseType: 'buffer' })).rawBody);
-        }
-        const extractor = extractors[(request.label as keyof typeof extractors | undefined) ?? 'auto'] ?? extractors.auto;
-        const item = await extractor.extract({ url: request.loadedUrl ?? request.url, body: raw, contentType });
-        items.push(item);
-        // Crawlee's own link following, labelled by URL pattern as usual.
-        await enqueueLinks({ globs: ['**/art_*.html'], label: 'article' });
-        await enqueueLinks({ globs: ['**/list_*.html'], label: 'list' });
-      },
-    },
+    gleaner.crawlerOptions({ maxRequestsPerCrawl }),
     // In-memory storage: the example leaves nothing behind.
     new Configuration({ storageClient: new MemoryStorage({ persistStorage: false }), persistStorage: false }),
   );
-  await crawler.run([{ url: startUrl, label: 'list' }]);
-  for (const e of Object.values(extractors)) await e.close();
-  return items;
+  await crawler.run(['news/', 'blog/', 'forum/'].map((p) => `${siteUrl}/${p}`));
+  await gleaner.close();
+  const { items } = await crawler.getData();
+  return { items: items as Item[], stats: gleaner.stats };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
-  const demo = await startDemoServer();
+  const site = await startDemoServer();
   try {
-    const items = await crawlWithCheerio(`${demo.url}/news/`);
+    const { items, stats } = await crawlWithCheerio(site.url);
     for (const it of items) console.log(JSON.stringify({ url: it.url, kind: it.kind, title: it.title, author: it.author, publishedAt: it.publishedAt }));
+    console.error(`${stats.pages} pages, items by kind ${JSON.stringify(stats.itemsByKind)}, decoded from bytes ${stats.decodedFrom.bytes}`);
   } finally {
-    await demo.close();
+    await site.close();
   }
 }

@@ -1,48 +1,48 @@
 /**
- * Gleaner inside a plain PlaywrightCrawler: the browser renders the page (scripts included), and
- * Gleaner extracts the item from the rendered HTML. Chromium is Debian's (`/usr/bin/chromium`, or
- * `GLEANER_CHROMIUM`). Run it: `npx tsx examples/playwright-crawler.ts` (it serves the demo site).
+ * Gleaner inside a plain PlaywrightCrawler: the browser renders the page (scripts included) and
+ * Gleaner extracts the item from the rendered DOM — one `withGleaner(...)` around the crawler's
+ * options, here typing every page as an article and following the blog's post links only.
+ * Chromium is Debian's (`/usr/bin/chromium`, or `GLEANER_CHROMIUM`); playwright is an optional
+ * peer of gleaner: `npm install playwright` in your project.
+ *
+ * Run it: `npx tsx examples/playwright-crawler.ts` (it serves the demo site on 127.0.0.1 itself).
  */
 import { Configuration, MemoryStorage, PlaywrightCrawler } from 'crawlee';
 import { chromium } from 'playwright';
-import { Extractor, startDemoServer, type Item } from 'gleaner';
+import { withGleaner, type Item } from 'gleaner/crawlee';
+import { startDemoServer } from 'gleaner';
 
-export async function crawlWithPlaywright(startUrl: string, maxRequests = 10): Promise<Item[]> {
-  const articles = new Extractor({ kind: 'article' });
-  const items: Item[] = [];
+export async function crawlWithPlaywright(startUrl: string, maxRequestsPerCrawl = 10): Promise<Item[]> {
   const crawler = new PlaywrightCrawler(
-    {
-      maxRequestsPerCrawl: maxRequests,
-      maxConcurrency: 2,
-      launchContext: {
-        launcher: chromium,
-        launchOptions: {
-          executablePath: process.env.GLEANER_CHROMIUM || '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-          headless: true,
+    withGleaner(
+      {
+        maxRequestsPerCrawl,
+        maxConcurrency: 2,
+        launchContext: {
+          launcher: chromium,
+          launchOptions: { executablePath: process.env.GLEANER_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], headless: true },
         },
       },
-      async requestHandler({ request, page, enqueueLinks }) {
-        if (request.label === 'post') {
-          // The rendered DOM as HTML: decoded already, so no charset guessing is needed.
-          items.push(await articles.extract({ url: page.url(), body: await page.content() }));
-          return;
-        }
-        await enqueueLinks({ globs: ['**/blog/posts/*.html'], label: 'post' });
+      {
+        // The index is a list page; the posts it links are articles. Other links are not followed.
+        follow: [
+          { pattern: '**/blog/posts/*.html', label: 'detail' },
+          { pattern: '**/blog/', label: 'list' },
+        ],
       },
-    },
+    ),
     new Configuration({ storageClient: new MemoryStorage({ persistStorage: false }), persistStorage: false }),
   );
   await crawler.run([startUrl]);
-  await articles.close();
-  return items;
+  const { items } = await crawler.getData();
+  return (items as Item[]).filter((i) => i.kind === 'article');
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
-  const demo = await startDemoServer();
+  const site = await startDemoServer();
   try {
-    for (const it of await crawlWithPlaywright(`${demo.url}/blog/`)) console.log(JSON.stringify({ url: it.url, title: it.title, author: it.author, publishedAt: it.publishedAt }));
+    for (const it of await crawlWithPlaywright(`${site.url}/blog/`)) console.log(JSON.stringify({ url: it.url, title: it.title, author: it.author, publishedAt: it.publishedAt }));
   } finally {
-    await demo.close();
+    await site.close();
   }
 }

@@ -51,3 +51,7 @@ export { ItemPipeline } from './crawler/pipeline.js';
 
 // The demo site
 export { startDemoServer } from './demo/server.js';
+
+// Inside your own Crawlee crawler (also `gleaner/crawlee`)
+export { createGleaner, withGleaner, gleanerResultOf, keepRawBody, rawBodyOf } from './crawlee.js';
+export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, CrawlerOptionsAdded } from './crawlee.js';

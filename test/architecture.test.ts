@@ -11,7 +11,11 @@
  * - `middleware/` is imported from `src/` only by the chain, the CLI and the public entries, and
  *   only through each folder's `index.ts`.
  * - Crawler packages (crawlee, playwright, got-scraping) are imported only under `src/crawler/` and
- *   `src/storage/` (Crawlee datasets), and by the public entry that re-exports the crawler.
+ *   `src/storage/` (Crawlee datasets), and by the public entry that re-exports the crawler. The
+ *   Crawlee integration (`src/crawlee/`, entry `src/crawlee.ts`) imports their types only: it reads
+ *   the crawling context by duck typing and runs with the user's crawlee.
+ * - `gleaner/extract` (`src/extract.ts`) never reaches a crawler package, through any chain of
+ *   static imports (test/package checks the built package the same way, and at run time).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +44,10 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|im
 interface Edge {
   from: string;
   spec: string;
+  /** `import type` / `export type`: erased from the JavaScript. */
+  typeOnly?: boolean;
+  /** `import(...)`: loaded when the code runs, not with the module. */
+  dynamic?: boolean;
   /** Resolved path relative to the root (`.js` → `.ts`), or the package name. */
   to: string;
   pkg: boolean;
@@ -51,10 +59,12 @@ function edges(file: string): Edge[] {
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2] ?? m[3]!;
     if (spec.startsWith('node:')) continue;
+    const typeOnly = /^\s*(?:import|export)\s+type\s/.test(m[0]);
+    const dynamic = m[2] !== undefined;
     if (spec.startsWith('.')) {
       const to = path.relative(root, path.resolve(root, path.dirname(file), spec)).replace(/\.js$/, '.ts');
-      out.push({ from: file, spec, to, pkg: false });
-    } else out.push({ from: file, spec, to: spec, pkg: true });
+      out.push({ from: file, spec, to, pkg: false, typeOnly, dynamic });
+    } else out.push({ from: file, spec, to: spec, pkg: true, typeOnly, dynamic });
   }
   return out;
 }
@@ -85,6 +95,7 @@ function violation(e: Edge): string | undefined {
   if (from.startsWith('src/')) {
     if (e.pkg) {
       if (!CRAWLER_PACKAGES.test(to)) return undefined;
+      if (from.startsWith('src/crawlee/') || from === 'src/crawlee.ts') return e.typeOnly ? undefined : 'the Crawlee integration imports crawler packages for their types only';
       return from.startsWith('src/crawler/') || from.startsWith('src/storage/') || from === 'src/index.ts' ? undefined : 'a crawler package imported outside src/crawler and src/storage';
     }
     if (to.startsWith('middleware/')) {
@@ -118,6 +129,34 @@ describe('architecture', () => {
     expect([...allowed].filter((k) => !still.has(k))).toEqual([]);
   });
 
+  /** Crawler packages reachable from `entry` through static, non-type imports, with the path. */
+  const crawlerReach = (entry: string): string[] => {
+    const byFrom = new Map<string, Edge[]>();
+    for (const e of all) byFrom.set(e.from.split(path.sep).join('/'), [...(byFrom.get(e.from.split(path.sep).join('/')) ?? []), e]);
+    const found: string[] = [];
+    const seen = new Set<string>();
+    const walk = (file: string, trail: string[]) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const e of byFrom.get(file) ?? []) {
+        if (e.typeOnly || e.dynamic) continue;
+        const to = e.to.split(path.sep).join('/');
+        if (e.pkg) {
+          if (CRAWLER_PACKAGES.test(to)) found.push([...trail, file, to].join(' -> '));
+        } else walk(to, [...trail, file]);
+      }
+    };
+    walk(entry, []);
+    return found;
+  };
+
+  it('gleaner/extract and gleaner/crawlee reach no crawler package (static imports, transitively)', () => {
+    expect(crawlerReach('src/extract.ts')).toEqual([]);
+    expect(crawlerReach('src/crawlee.ts')).toEqual([]);
+    // …while the full entry does (the walk finds what it looks for)
+    expect(crawlerReach('src/index.ts').length).toBeGreaterThan(0);
+  });
+
   it('catches a breach (the rules can fail)', () => {
     expect(violation({ from: 'src/core/page.ts', spec: '../../middleware/list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
     expect(violation({ from: 'middleware/forum/x.ts', spec: 'crawlee', to: 'crawlee', pkg: true })).toBeDefined();
@@ -125,5 +164,7 @@ describe('architecture', () => {
     expect(violation({ from: 'middleware/classifier/f.ts', spec: '../list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
     expect(violation({ from: 'src/crawler/crawl.ts', spec: '../../middleware/list/index.js', to: 'middleware/list/index.ts', pkg: false })).toBeDefined();
     expect(violation({ from: 'middleware/forum/x.ts', spec: '../../src/chain/chain.js', to: 'src/chain/chain.ts', pkg: false })).toBeDefined();
+    expect(violation({ from: 'src/crawlee/gleaner.ts', spec: 'crawlee', to: 'crawlee', pkg: true })).toBeDefined();
+    expect(violation({ from: 'src/crawlee/gleaner.ts', spec: 'crawlee', to: 'crawlee', pkg: true, typeOnly: true })).toBeUndefined();
   });
 });

@@ -4,15 +4,6 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Item } from '../../src/core/item.js';
-import { startDemoServer } from '../../src/demo/server.js';
-import { crawlWithCheerio } from '../../examples/cheerio-crawler.js';
-import { crawlWithPlaywright } from '../../examples/playwright-crawler.js';
-import { existsSync } from 'node:fs';
-import { log as crawleeLog } from 'crawlee';
-
-// The examples use Crawlee's own logging; keep the test output to warnings.
-crawleeLog.setLevel(crawleeLog.LEVELS.WARNING);
-import { chromiumPath } from '../../src/crawler/crawl.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -49,38 +40,4 @@ describe('npm run crawl (the demo)', () => {
     // The CSV export holds the same items.
     expect(readFileSync(out, 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(items.length + 1);
   }, 150_000);
-});
-
-describe('using gleaner inside a plain CheerioCrawler (examples/)', () => {
-  it('extracts articles and lists from the demo news site, GBK included', async () => {
-    const demo = await startDemoServer();
-    try {
-      const items = await crawlWithCheerio(`${demo.url}/news/`, 20);
-      expect(items.length).toBeGreaterThanOrEqual(10);
-      const articles = items.filter((i) => i.kind === 'article');
-      expect(articles.length).toBeGreaterThanOrEqual(5);
-      expect(items.some((i) => i.kind === 'list')).toBe(true);
-      expect(JSON.stringify(items)).not.toContain('\uFFFD');
-      expect(articles.every((a) => /[\u4e00-\u9fff]/.test(a.title ?? ''))).toBe(true);
-    } finally {
-      await demo.close();
-    }
-  }, 120_000);
-});
-
-describe.skipIf(!existsSync(chromiumPath()))('using gleaner inside a plain PlaywrightCrawler (examples/)', () => {
-  it('extracts blog posts from rendered pages', async () => {
-    const demo = await startDemoServer();
-    try {
-      const items = await crawlWithPlaywright(`${demo.url}/blog/`, 6);
-      expect(items.length).toBeGreaterThanOrEqual(3);
-      for (const it of items) {
-        expect(it.kind).toBe('article');
-        expect(it.url).toMatch(/\/blog\/posts\//);
-        expect((it.content ?? '').length).toBeGreaterThan(200);
-      }
-    } finally {
-      await demo.close();
-    }
-  }, 120_000);
 });
