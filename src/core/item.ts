@@ -77,14 +77,28 @@ const itemFields = z.object({
   error: z.string().optional(),
 });
 
+/** One schema per kind: the item's fields with `kind` fixed (issue 15). Every field stays allowed
+ * for every kind (ARCHITECTURE §4: an article may carry `nextPage`, a thread a `title`); what the
+ * union adds is that `item.kind` narrows the type, and a switch over kinds can be exhaustive. */
+const itemOfKind = <K extends ItemKind>(kind: K) => itemFields.extend({ kind: z.literal(kind) });
+export const articleItemSchema = itemOfKind('article');
+export const listItemSchema = itemOfKind('list');
+export const forumItemSchema = itemOfKind('forum');
+export const otherItemSchema = itemOfKind('other');
+
 /** Validates an item; keys it does not know (a user middleware's fields) pass through. */
-export const itemSchema = itemFields.passthrough();
+export const itemSchema = z.discriminatedUnion('kind', [articleItemSchema.passthrough(), listItemSchema.passthrough(), forumItemSchema.passthrough(), otherItemSchema.passthrough()]);
 
 export type ListEntry = z.infer<typeof listEntrySchema>;
 export type ForumPost = z.infer<typeof forumPostSchema>;
 export type ForumReply = z.infer<typeof forumReplySchema>;
 export type PageTypeResult = z.infer<typeof pageTypeSchema>;
-export type Item = z.infer<typeof itemFields>;
+export type ArticleItem = z.infer<typeof articleItemSchema>;
+export type ListItem = z.infer<typeof listItemSchema>;
+export type ForumItem = z.infer<typeof forumItemSchema>;
+export type OtherItem = z.infer<typeof otherItemSchema>;
+/** An item: the union of the kinds, inferred from the schemas, so the two cannot drift. */
+export type Item = ArticleItem | ListItem | ForumItem | OtherItem;
 
 /** Drop undefined / empty-string / empty-array fields so unknowns are omitted, not emitted empty. */
 export function compactItem<T extends object>(item: T): T {
