@@ -19,6 +19,6 @@ export { createGleaner, withGleaner, gleanerResultOf } from './crawlee/gleaner.j
 export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, CrawlerOptionsAdded } from './crawlee/gleaner.js';
 export { keepRawBody, rawBodyOf } from './crawlee/raw-body.js';
 export type { NavigationContextLike } from './crawlee/raw-body.js';
-export type { Item, ItemKind, PageLabel, ListEntry, ForumPost } from './core/item.js';
+export type { Item, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, PageLabel, ListEntry, ForumPost } from './core/item.js';
 export type { FollowRule, SiteRule } from './spider/config.js';
 export type { ExtractKind } from './chain/extractor.js';

@@ -13,14 +13,8 @@
  * if (item.kind === 'article') console.log(item.title, item.publishedAt, item.content?.length);
  * ```
  */
-// Page model
-export { createPage, collapse, textOf, resolveUrl, SKIP_TAGS, BLOCK_TAGS, MAX_DEPTH } from './core/page.js';
-export type { Page, PageInput, Segment } from './core/page.js';
-export { BinaryContentError } from './core/decode.js';
-
-// Items
-export { itemSchema, compactItem, KIND_OF_LABEL, LABEL_OF_KIND } from './core/item.js';
-export type { Item, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './core/item.js';
+// The core: page model, page index, text and dates, the item shape, the middleware contract
+export * from './core/index.js';
 
 // Extraction without a crawler
 export { Extractor, extractItem } from './chain/extractor.js';
@@ -40,8 +34,6 @@ export { followMiddleware } from '../middleware/follow/index.js';
 // The middleware contract and chain
 export { buildChain, runChain, openChain, closeChain, MiddlewareError } from './chain/chain.js';
 export { BUILTIN_MIDDLEWARE } from './chain/builtins.js';
-export { NotConfigured, silentLogger } from './core/middleware.js';
-export type { Middleware, MiddlewareFactory, MiddlewareSetting, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore, MiddlewareEnv } from './core/middleware.js';
 
 // Per-site state kept in memory (templates learned across calls)
 export { MemorySiteStore } from './storage/site-store.js';

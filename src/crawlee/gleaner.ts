@@ -149,7 +149,7 @@ export interface Gleaner {
    * a `requestHandler` that runs Gleaner, then yours if you gave one (the page's result is
    * `gleanerResultOf(ctx)` there).
    */
-  crawlerOptions: <O extends object>(options?: O) => O & CrawlerOptionsAdded;
+  crawlerOptions: <O extends object>(options?: O) => O;
   readonly stats: GleanerStats;
   /** Close the chain and flush the site store (call after `crawler.run()`). */
   close: () => Promise<void>;
@@ -369,11 +369,13 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
     extract,
     keepRawBody,
     stats,
-    crawlerOptions<O extends object>(crawlerOptions?: O): O & CrawlerOptionsAdded {
+    // Typed `O`, not `O & CrawlerOptionsAdded`: with a plain `O` TypeScript infers it from the
+    // crawler's constructor (`new CheerioCrawler(withGleaner({...}))`), so your own requestHandler
+    // gets that crawler's context type.
+    crawlerOptions<O extends object>(crawlerOptions?: O): O {
       const o = (crawlerOptions ?? {}) as O & { requestHandler?: (ctx: any) => unknown; postNavigationHooks?: Array<(...args: any[]) => void> };
       const own = o.requestHandler;
-      return {
-        ...o,
+      const added: CrawlerOptionsAdded = {
         postNavigationHooks: [...(o.postNavigationHooks ?? []), keepRawBody],
         requestHandler: own
           ? async (ctx: GleanerCrawlingContext) => {
@@ -382,6 +384,7 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
             }
           : handler,
       };
+      return { ...o, ...added };
     },
     async close() {
       if (opened) {
@@ -413,6 +416,6 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
  * const crawler = new PlaywrightCrawler(withGleaner({ maxConcurrency: 2 }, { kind: 'article' }));
  * ```
  */
-export function withGleaner<O extends object>(crawlerOptions?: O, options?: GleanerOptions): O & CrawlerOptionsAdded {
+export function withGleaner<O extends object>(crawlerOptions?: O, options?: GleanerOptions): O {
   return createGleaner(options).crawlerOptions(crawlerOptions);
 }

@@ -1,0 +1,110 @@
+/**
+ * Type tests of the public API (issue 15 item 3), checked by `tsc --noEmit -p .` (the assertions
+ * are types; vitest runs the few runtime ones). test/package checks the same API from a user's
+ * project against the built declarations.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { CheerioCrawler, HttpCrawler, PlaywrightCrawler, type CheerioCrawlerOptions, type HttpCrawlerOptions, type PlaywrightCrawlerOptions } from 'crawlee';
+import { Extractor, itemSchema, articleItemSchema, type Item, type ArticleItem, type ListItem, type ForumItem, type OtherItem, type ItemKind, type ExtractInput } from 'gleaner/extract';
+import { createGleaner, withGleaner, type GleanerOptions, type Gleaner } from 'gleaner/crawlee';
+import type { SpiderConfig } from 'gleaner';
+
+describe('Item: a union discriminated by kind, inferred from the zod schemas', () => {
+  it('narrows by kind', () => {
+    expectTypeOf<Item['kind']>().toEqualTypeOf<ItemKind>();
+    expectTypeOf<Extract<Item, { kind: 'article' }>>().toEqualTypeOf<ArticleItem>();
+    expectTypeOf<Extract<Item, { kind: 'list' }>>().toEqualTypeOf<ListItem>();
+    expectTypeOf<Extract<Item, { kind: 'forum' }>>().toEqualTypeOf<ForumItem>();
+    expectTypeOf<Extract<Item, { kind: 'other' }>>().toEqualTypeOf<OtherItem>();
+    const describe = (i: Item): string => {
+      switch (i.kind) {
+        case 'article':
+          expectTypeOf(i).toEqualTypeOf<ArticleItem>();
+          return i.content ?? '';
+        case 'list':
+          expectTypeOf(i).toEqualTypeOf<ListItem>();
+          return i.items?.map((e) => e.url).join(' ') ?? '';
+        case 'forum':
+          expectTypeOf(i).toEqualTypeOf<ForumItem>();
+          return i.posts?.map((p) => p.content).join('\n') ?? '';
+        case 'other':
+          return i.url;
+        default: {
+          // exhaustive: nothing is left
+          const never: never = i;
+          return never;
+        }
+      }
+    };
+    expect(describe({ url: 'https://example.com/', kind: 'other' })).toBe('https://example.com/');
+  });
+
+  it('is the schemas’ type, with every contract field on every kind (ARCHITECTURE §4: extend, never break)', () => {
+    expectTypeOf<ArticleItem>().toEqualTypeOf<z.infer<typeof articleItemSchema>>();
+    // what the parser returns is an item (plus the keys it lets through)
+    expectTypeOf<z.infer<typeof itemSchema>>().toExtend<Item>();
+    for (const key of ['url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'contentHtml', 'images', 'items', 'nextPage', 'pages', 'posts', 'pageType'] as const) {
+      expectTypeOf<Item>().toHaveProperty(key);
+    }
+    expectTypeOf<ListItem['items']>().toEqualTypeOf<Array<{ url: string; title?: string | undefined; publishedAt?: string | undefined }> | undefined>();
+    expectTypeOf<ForumItem['posts']>().toExtend<Array<{ content: string }> | undefined>();
+    expectTypeOf<Item['url']>().toEqualTypeOf<string>();
+  });
+
+  it('validates by kind at run time, unknown keys passing through', () => {
+    expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 }).data).toEqual({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 });
+    expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'video' }).success).toBe(false);
+    expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', publishedAt: '2024-05-01' }).success).toBe(false);
+  });
+});
+
+describe('Extractor', () => {
+  it('takes bytes or text and returns an Item', () => {
+    expectTypeOf(Extractor.prototype.extract).parameter(0).toEqualTypeOf<ExtractInput>();
+    expectTypeOf(Extractor.prototype.extract).returns.toEqualTypeOf<Promise<Item>>();
+    expectTypeOf<{ url: string; body: Buffer }>().toExtend<ExtractInput>();
+    expectTypeOf<{ url: string; body: string; contentType: string }>().toExtend<ExtractInput>();
+  });
+});
+
+describe('gleaner/crawlee fits every Crawlee crawler', () => {
+  it('the handler and the hook are accepted by Http/Cheerio/Playwright crawlers', () => {
+    const g: Gleaner = createGleaner();
+    expectTypeOf(g.handler).toExtend<NonNullable<CheerioCrawlerOptions['requestHandler']>>();
+    expectTypeOf(g.handler).toExtend<NonNullable<HttpCrawlerOptions['requestHandler']>>();
+    expectTypeOf(g.handler).toExtend<NonNullable<PlaywrightCrawlerOptions['requestHandler']>>();
+    expectTypeOf(g.keepRawBody).toExtend<NonNullable<CheerioCrawlerOptions['postNavigationHooks']>[number]>();
+    expectTypeOf(g.keepRawBody).toExtend<NonNullable<HttpCrawlerOptions['postNavigationHooks']>[number]>();
+  });
+
+  it('withGleaner keeps the crawler’s options and context types (your own handler is typed)', () => {
+    // Types only: constructing the crawlers is enough to check them, nothing runs.
+    const make = () => {
+      new CheerioCrawler(
+        withGleaner({
+          maxRequestsPerCrawl: 5,
+          async requestHandler(ctx) {
+            expectTypeOf(ctx.$).not.toBeAny();
+            expectTypeOf(ctx.body).toEqualTypeOf<string | Buffer>();
+          },
+        }),
+      );
+      new HttpCrawler(withGleaner({ maxConcurrency: 2 }, { kind: 'article' }));
+      new PlaywrightCrawler(
+        withGleaner({
+          async requestHandler(ctx) {
+            expectTypeOf(ctx.page).not.toBeAny();
+          },
+        }),
+      );
+      // @ts-expect-error a misspelt crawler option is still caught
+      new CheerioCrawler(withGleaner({ maxRequestsPerCrawll: 5 }));
+    };
+    expectTypeOf(make).toBeFunction();
+  });
+
+  it('a spider config’s fields fit the options', () => {
+    expectTypeOf<Pick<SpiderConfig, 'name' | 'follow' | 'siteKey' | 'middleware' | 'extraMiddleware' | 'timezone'>>().toExtend<GleanerOptions>();
+  });
+});
