@@ -18,19 +18,19 @@ export { ExtractInputError } from './extract-input.js';
 export type ExtractKind = 'auto' | 'article' | 'list' | 'forum';
 
 export interface ExtractorOptions {
-  kind?: ExtractKind;
-  timezone?: string;
+  kind?: ExtractKind | undefined;
+  timezone?: string | undefined;
   /** Middleware settings, as in a spider config. */
   middleware?: Record<string, MiddlewareSetting | undefined>;
-  extra?: Middleware[];
-  store?: SiteStore;
-  log?: Logger;
+  extra?: Middleware[] | undefined;
+  store?: SiteStore | undefined;
+  log?: Logger | undefined;
 }
 
 export interface ExtractInput extends PageInput {
   /** Template group (manifest `site`), else URL host. */
-  site?: string;
-  anchorText?: string;
+  site?: string | undefined;
+  anchorText?: string | undefined;
 }
 
 /** A reusable extractor: one chain, one site store (templates learned across calls). */

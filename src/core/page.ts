@@ -56,8 +56,8 @@ export interface PageInput {
   url: string;
   body: Uint8Array | string;
   /** Content-Type header (charset hint). */
-  contentType?: string;
-  fetchedAt?: Date;
+  contentType?: string | undefined;
+  fetchedAt?: Date | undefined;
 }
 
 export interface Page {
