@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
 import { createPage } from '../core/page.js';
 import { BinaryContentError } from '../core/decode.js';
@@ -82,6 +83,16 @@ export const DEFAULTS = {
 
 /** Chromium flags for containers and CI (no sandbox, no GPU, small /dev/shm, no phoning home). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** Whether the optional peer `playwright` (render mode only) can be loaded from here. */
+export function playwrightInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('playwright');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function chromiumPath(): string {
   return process.env.GLEANER_CHROMIUM || '/usr/bin/chromium';
@@ -198,6 +209,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const log = opts.log ?? consoleLogger(spider.name);
   const c = spider.crawler ?? {};
   const render = !!c.render;
+  if (render && !playwrightInstalled()) {
+    throw new SpiderConfigError(`spider ${spider.name}: crawler.render needs playwright, an optional peer dependency of gleaner: npm install playwright (the browser is Debian's chromium: apt-get install -y chromium)`);
+  }
   if (render && !existsSync(chromiumPath())) {
     throw new SpiderConfigError(`spider ${spider.name}: crawler.render: chromium not found at ${chromiumPath()} (install Debian's chromium: apt-get install -y chromium, or set GLEANER_CHROMIUM)`);
   }
