@@ -6,6 +6,7 @@
  * this file loads only commander; each command imports its own code when it runs, so `extract`
  * and `classify` never load the crawler, and `--version` loads nothing else.
  */
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { packageVersion } from './package-info.js';
@@ -75,6 +76,11 @@ program
   .option('--out <file>', 'model file to write (default: middleware/classifier/model.json)')
   .option('--no-sets', 'train on the labels file only (not also on the labelled manifests of middleware/classifier/training-sets.ts)')
   .action(async (opts) => {
+    try {
+      createRequire(import.meta.url).resolve('libsvm-js/asm');
+    } catch {
+      throw new UsageError('train-classifier needs libsvm-js, an optional peer dependency of gleaner: npm install libsvm-js');
+    }
     const { trainClassifierCli } = await import('./train.js');
     await trainClassifierCli(opts);
   });

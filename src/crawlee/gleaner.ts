@@ -31,13 +31,13 @@ const MAX_ANCHOR_CHARS = 300;
 export interface GleanerRequestData {
   /** Page type suggested by the page that linked here (a list's items → `detail`): the page-type
    * classifier keeps it unless it is confident the page is something else. */
-  labelHint?: string;
+  labelHint?: string | undefined;
   /** Anchor text of the link that led here (a title hint). */
-  anchorText?: string;
+  anchorText?: string | undefined;
   /** Link depth from a start URL. */
-  depth?: number;
+  depth?: number | undefined;
   /** The page that linked here. */
-  referrer?: string;
+  referrer?: string | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface GleanerRequestData {
  * HTTP crawlers' `body` and `response`, the browser crawlers' `page`): pass the context as it is.
  */
 export interface GleanerCrawlingContext extends NavigationContextLike {
-  request: { url: string; loadedUrl?: string; label?: string; userData: Record<string, any> };
+  request: { url: string; loadedUrl?: string | undefined; label?: string | undefined; userData: Record<string, any> };
   /** HTTP crawlers: the body (Buffer or decoded text). */
   body?: unknown;
   /** HTTP crawlers: the response (headers); browser crawlers: the navigation response. */
@@ -56,7 +56,7 @@ export interface GleanerCrawlingContext extends NavigationContextLike {
   parseWithCheerio?: unknown;
   pushData(data: any): Promise<unknown>;
   enqueueLinks(options?: any): Promise<unknown>;
-  log?: { warning(message: string, data?: Record<string, unknown>): void; error?(message: string, data?: Record<string, unknown>): void };
+  log?: { warning(message: string, data?: Record<string, unknown>): void; error?(message: string, data?: Record<string, unknown>): void } | undefined;
 }
 
 /** Options of {@link createGleaner} / {@link withGleaner}. A spider config's `name`, `follow`,
@@ -64,7 +64,7 @@ export interface GleanerCrawlingContext extends NavigationContextLike {
 export interface GleanerOptions {
   /** Page kind: `auto` (default) lets the page-type classifier decide; a kind forces it for every
    * page that neither a follow rule nor the request's own label types. */
-  kind?: ExtractKind;
+  kind?: ExtractKind | undefined;
   /**
    * Follow rules, as in a spider: first match wins; a rule's label types the target page (and is
    * the Crawlee request's `label`); `follow: false` excludes links. Without rules every link the
@@ -79,44 +79,44 @@ export interface GleanerOptions {
    * ]
    * ```
    */
-  follow?: FollowRule[];
+  follow?: FollowRule[] | undefined;
   /** Enqueue follow-ups (default true). `false`: extract and push only; your handler enqueues. */
-  enqueue?: boolean;
+  enqueue?: boolean | undefined;
   /** Crawlee's enqueue strategy for the follow-ups (default Crawlee's: `same-hostname`). */
-  strategy?: 'all' | 'same-domain' | 'same-hostname' | 'same-origin';
+  strategy?: 'all' | 'same-domain' | 'same-hostname' | 'same-origin' | undefined;
   /** Links deeper than this from the start URLs are not enqueued. */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Site key of a URL (pages of a site share learned state, e.g. the template): a function or
    * URL-pattern rules. Default: the URL host. */
-  siteKey?: ((url: string) => string) | SiteRule[];
+  siteKey?: ((url: string) => string) | SiteRule[] | undefined;
   /** Per-middleware settings by name, as in a spider (`false` disables one). */
-  middleware?: Record<string, MiddlewareSetting | undefined>;
+  middleware?: Record<string, MiddlewareSetting | undefined> | undefined;
   /** Your own middleware, slotted into the chain by priority. */
-  extraMiddleware?: Middleware[];
+  extraMiddleware?: Middleware[] | undefined;
   /** IANA zone for dates shown without an offset (default: from the page language). */
-  timezone?: string;
+  timezone?: string | undefined;
   /** Name written into each item's `spider` field. */
-  name?: string;
+  name?: string | undefined;
   /** Per-site state (templates …). Default: in memory for this process; `LowdbSiteStore` from
    * `gleaner` keeps it in a file across runs. */
-  store?: SiteStore;
+  store?: SiteStore | undefined;
   /** Called with each item before it is pushed: return it (changed or not) to push it, or
    * `undefined` to drop it. */
-  onItem?: (item: Item, ctx: GleanerCrawlingContext) => Item | undefined | Promise<Item | undefined>;
+  onItem?: (item: Item, ctx: GleanerCrawlingContext) => Item | undefined | Promise<Item | undefined> | undefined;
   /** Push items with the context's `pushData` (default true). */
-  push?: boolean;
+  push?: boolean | undefined;
   /** Logger for the chain (default: the context's `log` for page problems, silent otherwise). */
-  log?: Logger;
+  log?: Logger | undefined;
 }
 
 /** What Gleaner made of one page. */
 export interface GleanerResult {
   /** The item (`undefined` when a middleware dropped the page or failed on it). */
-  item?: Item;
+  item?: Item | undefined;
   /** The follow-ups it enqueued (or would have, with `enqueue: false`). */
-  follow: Array<{ url: string; label?: string; userData: { gleaner: GleanerRequestData } }>;
+  follow: Array<{ url: string; label?: string | undefined; userData: { gleaner: GleanerRequestData } }>;
   /** Why there is no item: a middleware's drop reason or its error. */
-  skipped?: string;
+  skipped?: string | undefined;
 }
 
 export interface GleanerStats {
