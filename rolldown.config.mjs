@@ -16,6 +16,8 @@ export const ENTRIES = {
   extract: 'build/tsc/src/extract',
   crawlee: 'build/tsc/src/crawlee',
   cli: 'build/tsc/src/cli/main',
+  // The worker threads of `gleaner extract --batch` (src/cli/batch.ts finds it beside its chunk).
+  'batch-worker': 'build/tsc/src/cli/batch-worker',
   // The bundled demo spider, loaded by `gleaner crawl` (no argument) from dist/spiders/.
   'spiders/demo': 'build/tsc/spiders/demo',
 };

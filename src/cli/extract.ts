@@ -1,15 +1,16 @@
 /**
  * `gleaner extract` and `gleaner classify`: saved pages → JSON lines.
  */
-import { readFileSync, createWriteStream, existsSync, statSync, readSync } from 'node:fs';
+import { readFileSync, createWriteStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { Extractor, type ExtractInput, type ExtractKind } from '../chain/extractor.js';
+import { Extractor, type ExtractKind } from '../chain/extractor.js';
 import type { Item } from '../core/item.js';
 import { createPage } from '../core/page.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
 import { UsageError } from './errors.js';
+import type { BatchPage } from './batch.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -24,23 +25,19 @@ class InputTooLarge extends UsageError {
 }
 
 /** Read standard input up to `max` bytes (one more byte means too large). */
-function readStdin(max: number): Buffer {
+async function readStdin(max: number): Promise<Buffer> {
+  // A stream, not readSync(0): a non-blocking stdin (a pipe from a busy producer) would spin on
+  // EAGAIN, and nothing else waits while a large page arrives.
   const chunks: Buffer[] = [];
   let total = 0;
-  const buf = Buffer.alloc(1 << 16);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
-      throw e;
+  for await (const chunk of process.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += b.length;
+    if (total > max) {
+      process.stdin.destroy();
+      throw new InputTooLarge('standard input', undefined, max);
     }
-    if (n === 0) break;
-    total += n;
-    if (total > max) throw new InputTooLarge('standard input', undefined, max);
-    chunks.push(Buffer.from(buf.subarray(0, n)));
+    chunks.push(b);
   }
   return Buffer.concat(chunks, total);
 }
@@ -54,6 +51,10 @@ export interface ExtractCliOptions {
   timezone?: string;
   /** Largest input read, bytes (default DEFAULT_MAX_INPUT_BYTES). */
   maxBytes?: number;
+  /** When the pages were fetched (relative dates resolve against it); default now. */
+  fetchedAt?: Date;
+  /** Threads for --batch (default: the idle cores, see src/cli/batch.ts). */
+  jobs?: number;
 }
 
 /** A gzip stream starts with these two bytes (RFC 1952 §2.3.1); no HTML page does. */
@@ -74,8 +75,8 @@ export function pageBytes(raw: Buffer, file: string, max = DEFAULT_MAX_INPUT_BYT
   }
 }
 
-function readInput(file: string, max = DEFAULT_MAX_INPUT_BYTES): Buffer {
-  if (file === '-') return pageBytes(readStdin(max), 'standard input', max);
+async function readInput(file: string, max = DEFAULT_MAX_INPUT_BYTES): Promise<Buffer> {
+  if (file === '-') return pageBytes(await readStdin(max), 'standard input', max);
   if (!existsSync(file)) throw new UsageError(`cannot read ${file}: no such file`);
   const size = statSync(file).size;
   if (size > max) throw new InputTooLarge(file, size, max);
@@ -133,6 +134,8 @@ export interface BatchOptions {
   fetchedAt?: Date;
   /** Largest input read, bytes (default DEFAULT_MAX_INPUT_BYTES). */
   maxBytes?: number;
+  /** Threads (default: the idle cores, see src/cli/batch.ts). */
+  jobs?: number;
 }
 
 /**
@@ -145,7 +148,7 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const { entries, dir } = readManifest(manifest);
   const tooLarge = new Map<number, string>();
-  const inputs: ExtractInput[] = [];
+  const inputs: BatchPage[] = [];
   const inputIndex: number[] = [];
   entries.forEach((e, i) => {
     const file = path.resolve(dir, e.path);
@@ -166,18 +169,15 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
       throw new UsageError(`cannot read ${file} (manifest id ${e.id}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     inputIndex.push(i);
-    inputs.push({ url: e.url ?? defaultUrl(file), body, site: e.site, fetchedAt: o.fetchedAt });
+    inputs.push({ url: e.url ?? defaultUrl(file), body, site: e.site });
   });
-  const extractor = new Extractor({ kind: o.kind ?? 'auto', timezone: o.timezone });
-  try {
-    const extracted = await extractor.extractBatch(inputs, { stream: o.stream });
-    const items: Item[] = new Array(entries.length);
-    inputIndex.forEach((i, k) => (items[i] = extracted[k]!));
-    for (const [i, msg] of tooLarge) items[i] = { url: entries[i]!.url ?? defaultUrl(path.resolve(dir, entries[i]!.path)), kind: 'other', error: msg };
-    return { entries, items, tooLarge: [...tooLarge].map(([i, msg]) => `manifest id ${entries[i]!.id}: ${msg}`) };
-  } finally {
-    await extractor.close();
-  }
+  // One Extractor per thread, site groups never split: the items one Extractor.extractBatch gives.
+  const { extractPages } = await import('./batch.js');
+  const extracted = await extractPages(inputs, { kind: o.kind ?? 'auto', stream: o.stream, timezone: o.timezone, fetchedAt: o.fetchedAt, jobs: o.jobs });
+  const items: Item[] = new Array(entries.length);
+  inputIndex.forEach((i, k) => (items[i] = extracted[k]!));
+  for (const [i, msg] of tooLarge) items[i] = { url: entries[i]!.url ?? defaultUrl(path.resolve(dir, entries[i]!.path)), kind: 'other', error: msg };
+  return { entries, items, tooLarge: [...tooLarge].map(([i, msg]) => `manifest id ${entries[i]!.id}: ${msg}`) };
 }
 
 export async function runExtract(files: string[], o: ExtractCliOptions): Promise<void> {
@@ -186,7 +186,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   if (o.batch) {
     if (!o.out) throw new UsageError('--batch needs --out OUT.jsonl');
-    const { entries, items, tooLarge } = await extractManifest(o.batch, { kind, stream: o.stream, timezone: o.timezone, maxBytes });
+    const { entries, items, tooLarge } = await extractManifest(o.batch, { kind, stream: o.stream, timezone: o.timezone, maxBytes, fetchedAt: o.fetchedAt, jobs: o.jobs });
     for (const msg of tooLarge) process.stderr.write(`gleaner: ${msg}\n`);
     const out = createWriteStream(o.out);
     for (let i = 0; i < items.length; i++) out.write(JSON.stringify({ id: entries[i]!.id, ...items[i] }) + '\n');
@@ -195,9 +195,10 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');
   const extractor = new Extractor({ kind, timezone: o.timezone });
-  const bodies = files.map((f) => [f, readInput(f, maxBytes)] as const);
+  const bodies: Array<[string, Buffer]> = [];
+  for (const f of files) bodies.push([f, await readInput(f, maxBytes)]);
   for (const [f, body] of bodies) {
-    const item = await extractor.extract({ url: o.url ?? defaultUrl(f), body });
+    const item = await extractor.extract({ url: o.url ?? defaultUrl(f), body, fetchedAt: o.fetchedAt });
     process.stdout.write(JSON.stringify(item) + '\n');
   }
   await extractor.close();
@@ -206,7 +207,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
 export async function runClassify(files: string[], o: { url?: string; maxBytes?: number }): Promise<void> {
   if (!files.length) throw new UsageError('classify needs files (or - for standard input)');
   for (const f of files) {
-    const body = readInput(f, o.maxBytes);
+    const body = await readInput(f, o.maxBytes);
     let result;
     try {
       result = classifyPage(createPage({ url: o.url ?? defaultUrl(f), body }));

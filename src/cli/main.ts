@@ -52,6 +52,16 @@ program
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
+  .option('--fetched-at <time>', 'when the pages were fetched, ISO 8601 (relative dates like "3 hours ago" resolve against it; default now)', (v) => {
+    const t = new Date(v);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t.getTime())) throw new UsageError(`--fetched-at must be an ISO 8601 time (got "${v}")`);
+    return t;
+  })
+  .option('--jobs <n>', 'with --batch: threads to use (default: the idle cores; a site never spans two)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--jobs must be a positive integer (got "${v}")`);
+    return n;
+  })
   .action(async (files: string[], opts) => {
     const { runExtract } = await import('./extract.js');
     await runExtract(files, opts);

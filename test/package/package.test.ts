@@ -129,6 +129,28 @@ describe('the gleaner command (plain node, from node_modules/.bin)', () => {
     expect(s.status, s.stderr).toBe(0);
   });
 
+  it('extract --batch: worker threads give the items one thread gives (a site never spans two threads)', () => {
+    // Every fixture page four times, under four sites: 148 pages, enough for 2 threads and more.
+    const pages = readdirSync(path.join(root, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html') && !/relative|dates/.test(f));
+    const manifest = path.join(tmp, 'manifest.jsonl');
+    const lines = [0, 1, 2, 3].flatMap((copy) => pages.map((f) => JSON.stringify({ id: `${copy}/${f}`, path: path.join(root, 'test', 'fixtures', f), url: `https://site${copy % 2}.example.com/${f}`, ...(copy >= 2 ? { site: `group-${copy}` } : {}) })));
+    writeFileSync(manifest, lines.join('\n') + '\n');
+    const items = (jobs: number) => {
+      const out = path.join(tmp, `batch-${jobs}.jsonl`);
+      const r = gleaner('extract', '--batch', manifest, '--out', out, '--jobs', String(jobs), '--fetched-at', '2024-05-01T12:00:00+08:00');
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(out, 'utf8').trim().split('\n').map((l) => {
+        const { fetchedAt: _f, ...rest } = JSON.parse(l) as Record<string, unknown>;
+        return rest;
+      });
+    };
+    const one = items(1);
+    expect(one.length).toBe(lines.length);
+    // the fetch time given is the items' (relative dates resolve against it, so runs compare)
+    expect(one.some((i) => JSON.stringify(i).includes('"publishedAtText":"3小时前"') && JSON.stringify(i).includes('2024-05-01T09:00'))).toBe(true);
+    expect(items(3)).toEqual(one);
+  }, 120_000);
+
   it('crawls the bundled demo site (the demo spider from dist/spiders)', () => {
     const storage = path.join(tmp, 'storage');
     const r = run(process.execPath, [path.join(project, 'node_modules', 'gleaner', 'bin', 'gleaner.js'), 'crawl'], { env: { CRAWLEE_STORAGE_DIR: storage, GLEANER_DEMO_URL: '' } });
