@@ -6,7 +6,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+// src/cli/ in the sources; the built CLI runs from a chunk directly in dist/.
+const projectRoot = path.basename(here) === 'dist' ? path.dirname(here) : path.resolve(here, '..', '..');
 
 export function dataDir(): string {
   return process.env.GLEANER_DATA || path.resolve(projectRoot, '..', 'shared', 'data');
