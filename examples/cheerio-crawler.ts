@@ -16,10 +16,10 @@ import { createGleaner, type Item } from 'gleaner/crawlee';
 import { startDemoServer } from 'gleaner';
 import demo from '../spiders/demo.js';
 
-export async function crawlWithCheerio(siteUrl: string, maxRequestsPerCrawl = 500) {
+export async function crawlWithCheerio(siteUrl: string, options: { maxRequestsPerCrawl?: number; maxConcurrency?: number } = {}) {
   const gleaner = createGleaner({ name: demo.name, follow: demo.follow, siteKey: demo.siteKey });
   const crawler = new CheerioCrawler(
-    gleaner.crawlerOptions({ maxRequestsPerCrawl }),
+    gleaner.crawlerOptions({ maxRequestsPerCrawl: options.maxRequestsPerCrawl ?? 500, maxConcurrency: options.maxConcurrency }),
     // In-memory storage: the example leaves nothing behind.
     new Configuration({ storageClient: new MemoryStorage({ persistStorage: false }), persistStorage: false }),
   );
