@@ -86,8 +86,10 @@ export const listItemSchema = itemOfKind('list');
 export const forumItemSchema = itemOfKind('forum');
 export const otherItemSchema = itemOfKind('other');
 
-/** Validates an item; keys it does not know (a user middleware's fields) pass through. */
-export const itemSchema = z.discriminatedUnion('kind', [articleItemSchema.passthrough(), listItemSchema.passthrough(), forumItemSchema.passthrough(), otherItemSchema.passthrough()]);
+/** Validates an item; keys it does not know (a user middleware's fields) pass through. One object
+ * schema (its `shape` is read field by field), accepting exactly what the union of the per-kind
+ * schemas accepts. */
+export const itemSchema = itemFields.passthrough();
 
 export type ListEntry = z.infer<typeof listEntrySchema>;
 export type ForumPost = z.infer<typeof forumPostSchema>;

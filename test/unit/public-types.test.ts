@@ -6,7 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { CheerioCrawler, HttpCrawler, PlaywrightCrawler, type CheerioCrawlerOptions, type HttpCrawlerOptions, type PlaywrightCrawlerOptions } from 'crawlee';
-import { Extractor, itemSchema, articleItemSchema, type Item, type ArticleItem, type ListItem, type ForumItem, type OtherItem, type ItemKind, type ExtractInput } from 'gleaner/extract';
+import { Extractor, itemSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, type Item, type ArticleItem, type ListItem, type ForumItem, type OtherItem, type ItemKind, type ExtractInput } from 'gleaner/extract';
 import { createGleaner, withGleaner, type GleanerOptions, type Gleaner } from 'gleaner/crawlee';
 import type { SpiderConfig } from 'gleaner';
 
@@ -53,6 +53,10 @@ describe('Item: a union discriminated by kind, inferred from the zod schemas', (
   });
 
   it('validates by kind at run time, unknown keys passing through', () => {
+    for (const [kind, schema] of [['article', articleItemSchema], ['list', listItemSchema], ['forum', forumItemSchema], ['other', otherItemSchema]] as const) {
+      expect(schema.safeParse({ url: 'https://example.com/', kind }).success).toBe(true);
+      expect(schema.safeParse({ url: 'https://example.com/', kind: kind === 'other' ? 'article' : 'other' }).success).toBe(false);
+    }
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 }).data).toEqual({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 });
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'video' }).success).toBe(false);
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', publishedAt: '2024-05-01' }).success).toBe(false);
