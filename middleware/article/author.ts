@@ -29,7 +29,17 @@ const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
  * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
-const ZH_CUE = /(?:作者|撰文|撰稿|执笔人?\s*[:：/／]|文\s*[/／|｜]|(?<!\p{Script=Han})文\s*[:：]|记者|本报记者|本台记者|通讯员|(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])|文字|原创\s*[:：])\s*[:：]?\s*(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?((?:\p{Script=Han}{1,4}[&＆_~]\p{Script=Han}{1,4}|[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)/u;
+const ZH_CUE_WORDS = [
+  '作者', '撰文', '撰稿', String.raw`执笔人?\s*[:：/／]`, String.raw`文\s*[/／|｜]`, String.raw`(?<!\p{Script=Han})文\s*[:：]`,
+  '记者', '本报记者', '本台记者', '通讯员', String.raw`(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])`, '文字', String.raw`原创\s*[:：]`,
+];
+/** A columnist's title between the cue and the name ("特约撰稿人"). */
+const ZH_CUE_TITLE = String.raw`(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?`;
+/** The names (captured): joined pairs ("张&李"), Han names, a Latin name, more names after separators. */
+const ZH_CUE_NAMES = String.raw`((?:\p{Script=Han}{1,4}[&＆_~]\p{Script=Han}{1,4}|[\p{Script=Han}·]{2,6}|[A-Za-z][\w .-]{1,30}?)(?:[\s、，,和及]+[\p{Script=Han}·]{2,4}){0,5})`;
+/** What may follow the names: a separator, or the next cue of the credit line. */
+const ZH_CUE_END = String.raw`(?=$|[\s　|｜/（(）)】\]，,。]|编辑|责编|来源|发布|发自|时间|日期|\d)`;
+const ZH_CUE = new RegExp(String.raw`(?:${ZH_CUE_WORDS.join('|')})\s*[:：]?\s*` + ZH_CUE_TITLE + ZH_CUE_NAMES + ZH_CUE_END, 'u');
 /** A two-character name spaced out to the width of three after a writer cue ("作者: 赵 培：单位"). */
 const SPACED_NAME = /(?<=(?:^|[\s:：])(?:作者|撰文|记者)\s*[:：]\s*)(\p{Script=Han})[ \u3000]{1,2}(\p{Script=Han})\s*(?:[:：;；]\s*|(?=[,，、(（]|$))/u;
 /** The poster of a blog entry or forum post, in the line the software writes around it:
@@ -79,12 +89,36 @@ const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'c
  * ("新京报快讯（记者 裴剑飞）今日……"). */
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels, software teams credited in meta). */
-const NOT_A_NAME = /^(?:admin|administrator|guest|staff|editor|网络|匿名|佚名|未知|本站|网友|小编|编辑|责任编辑|来源|原创|转载|楼主|系统|管理员|unknown|none|null)$|\bteam$|^(?:our|from our)\s.*\b(?:staff|reporters?|correspondents?|desk)$|\s(?:staff|desk|newsroom|wires?|agencies)$|https?:|www\.|@|(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$/i;
+const NOT_A_NAME_WORDS = [
+  'admin', 'administrator', 'guest', 'staff', 'editor', '网络', '匿名', '佚名', '未知', '本站', '网友', '小编', '编辑', '责任编辑',
+  '来源', '原创', '转载', '楼主', '系统', '管理员', 'unknown', 'none', 'null',
+];
+/** Endings of a credit that is not a person ("… staff", "… desk"), and link-like text. */
+const NOT_A_NAME_TAILS = [
+  String.raw`\bteam$`, String.raw`^(?:our|from our)\s.*\b(?:staff|reporters?|correspondents?|desk)$`,
+  String.raw`\s(?:staff|desk|newsroom|wires?|agencies)$`, 'https?:', String.raw`www\.`, '@',
+  '(?:文章|行情|推荐|排行|列表|专栏|热点|导航|频道|更多)$',
+];
+const NOT_A_NAME = new RegExp(`^(?:${NOT_A_NAME_WORDS.join('|')})$|${NOT_A_NAME_TAILS.join('|')}`, 'i');
 /** Words that follow 记者/作者 in prose ("记者表示", "记者了解到"): not names. */
-const ZH_NOT_NAME = /^(?:表示|介绍|指出|了解|获悉|采访|发现|看到|注意到|观察|经历|得知|调查|走访|联系|询问|证实|查实|梳理|统计|测算|核实|透露|分析|讲述|提供|须知|简介|执笔|暂无|本人|个人|网友|读者|未知|手记|自曝|见面|所有|赞赏|[的了在从对向与和是将也就都为等据或及]|中(?!国))|[中时后的了称说摄]$|(?:理事|主任|教授|院长|主席|经理|总监|部长|局长|书记|专家|研究员|秘书长|董事长|总裁)$/;
+const ZH_PROSE_VERBS = [
+  '表示', '介绍', '指出', '了解', '获悉', '采访', '发现', '看到', '注意到', '观察', '经历', '得知', '调查', '走访', '联系', '询问',
+  '证实', '查实', '梳理', '统计', '测算', '核实', '透露', '分析', '讲述', '提供', '须知', '简介', '执笔', '暂无', '本人', '个人',
+  '网友', '读者', '未知', '手记', '自曝', '见面', '所有', '赞赏', '[的了在从对向与和是将也就都为等据或及]', '中(?!国)',
+];
+/** Titles closing a phrase ("……主任"): the cue introduced a person's role, not the writer. */
+const ZH_ROLE_TAILS = ['理事', '主任', '教授', '院长', '主席', '经理', '总监', '部长', '局长', '书记', '专家', '研究员', '秘书长', '董事长', '总裁'];
+const ZH_NOT_NAME = new RegExp(`^(?:${ZH_PROSE_VERBS.join('|')})|[中时后的了称说摄]$|(?:${ZH_ROLE_TAILS.join('|')})$`);
 /** Common Chinese surnames (the ~150 most frequent, covering ~90% of people): a name after 记者 in
  * running text must start with one, or the cue was prose ("记者透露", "记者讲述自己"). */
-const SURNAMES = new Set([...'王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝']);
+const SURNAMES = new Set([...(
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈' +
+  '姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤' +
+  '常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季' +
+  '裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦' +
+  '戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻' +
+  '苑迟邝'
+)]);
 /** Endings of outlet and organisation names (网易, 新京报, 新华社, 环球网 …): not a writer. */
 const OUTLET = /(?:网|网络|报|社|台|新闻|消息|日报|晚报|周刊|频道|科技|财经|传媒|集团|公司|杂志|资讯|中心|政府|网易|新浪|整理|综合)$|^(?:网易|新浪|腾讯|搜狐|凤凰|人民网|新华|央视|中新)/;
 /** A Chinese name list: 2–4 Han characters (or ·-joined transliterations) per name. */

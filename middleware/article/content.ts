@@ -33,9 +33,26 @@ const SHORT_LINE_WEIGHT = 0.5;
  * on the whole article; a short news brief is ~ 2 sentences). */
 export const MIN_ARTICLE_LENGTH = 140;
 
-/** Short lines that are never article text, in several languages (share bars, ads, prompts). */
-const JUNK_LINE =
-  /^(?:advertisement|advertising|advert|don'?t miss|this (?:slideshow|video|content|feature|embed) requires javascript|\[\/?\w+[^\]]*\]|sponsored( content)?|ad|read more|continue reading|read (the )?full (story|article)|share( this( article| story)?| on \w+)?|follow us|sign up|subscribe( now)?|related( articles| stories| content| posts)?|recommended( for you)?|more from|see also|also read|read also|click here|tap here|image:|photo:|getty images|(photo|image) (credit|courtesy)|credit:|loading|print|email|comments?|top|back to top|更多|相关(阅读|新闻|文章|推荐)|责任编辑|分享到|点击|广告|扫描二维码|关注我们|返回|打印|关闭(窗口)?|上一篇|下一篇|推荐阅读|热门推荐|延伸阅读)\b/i;
+/** Short lines that are never article text, in several languages (share bars, ads, prompts): a
+ * word table, one entry a regex fragment, earlier entries tried first. */
+const JUNK_WORDS = [
+  // ads and sponsored blocks
+  'advertisement', 'advertising', 'advert', "don'?t miss",
+  'this (?:slideshow|video|content|feature|embed) requires javascript', String.raw`\[\/?\w+[^\]]*\]`,
+  'sponsored( content)?', 'ad',
+  // prompts and share bars
+  'read more', 'continue reading', 'read (the )?full (story|article)', String.raw`share( this( article| story)?| on \w+)?`,
+  'follow us', 'sign up', 'subscribe( now)?', 'related( articles| stories| content| posts)?', 'recommended( for you)?',
+  'more from', 'see also', 'also read', 'read also', 'click here', 'tap here',
+  // picture credits
+  'image:', 'photo:', 'getty images', '(photo|image) (credit|courtesy)', 'credit:',
+  // page controls
+  'loading', 'print', 'email', 'comments?', 'top', 'back to top',
+  // Chinese
+  '更多', '相关(阅读|新闻|文章|推荐)', '责任编辑', '分享到', '点击', '广告', '扫描二维码', '关注我们', '返回', '打印', '关闭(窗口)?',
+  '上一篇', '下一篇', '推荐阅读', '热门推荐', '延伸阅读',
+];
+const JUNK_LINE = new RegExp(String.raw`^(?:${JUNK_WORDS.join('|')})\b`, 'i');
 /** Picture captions and credits written as text: "… (Image: GETTY)", "Photo: Reuters". */
 const CAPTION = /\((?:image|photo|picture|pic|credit|foto|bild|illustration)s?\s*:[^)]*\)\s*$|^(?:image|photo|picture|credit|foto|bild)s?\s*:|\b(?:getty images|shutterstock|istock)\s*$/i;
 /** Captions are short: only lines below this (weighted) are tested against CAPTION. */
@@ -43,9 +60,27 @@ const CAPTION_MAX = 300;
 /** Only lines shorter than this (weighted) are tested against JUNK_LINE. */
 const JUNK_LINE_MAX = 90;
 /** A heading like these starts the comment section: stop there (trafilatura stops at comments). */
-const COMMENT_HEADING = /^(?:\d+\s+)?(?:comments?|responses?|replies|discussion|leave a (reply|comment)|post a comment|add a comment|join the (conversation|discussion)|reader comments|tell us what you think|what do you think\?|kommentare?|commentaires?|comentarios?|comentários|commenti|reacties|отзывы|комментарии|добавить (?:отзыв|комментарий)|コメント|评论|网友评论|发表评论|留言|读者评论)\b/i;
+const COMMENT_WORDS = [
+  'comments?', 'responses?', 'replies', 'discussion', 'leave a (reply|comment)', 'post a comment', 'add a comment',
+  'join the (conversation|discussion)', 'reader comments', 'tell us what you think', String.raw`what do you think\?`,
+  'kommentare?', 'commentaires?', 'comentarios?', 'comentários', 'commenti', 'reacties',
+  'отзывы', 'комментарии', 'добавить (?:отзыв|комментарий)', 'コメント',
+  '评论', '网友评论', '发表评论', '留言', '读者评论',
+];
+const COMMENT_HEADING = new RegExp(String.raw`^(?:\d+\s+)?(?:${COMMENT_WORDS.join('|')})\b`, 'i');
 /** A heading (or short line) like these starts a list of other articles: the body ends there. */
-const RELATED_HEADING = /^(?:related|want more (?:stories|news|articles)|самые популярные|читайте также|похожие (?:статьи|новости)|популярное|関連記事|おすすめ記事|more (?:stories|news|from|on|articles|coverage)|read (?:next|more)|you (?:may|might) (?:also )?(?:like|be interested|enjoy)|recommended|most (?:popular|read|viewed)|trending|popular (?:posts|stories)|latest (?:news|stories|posts)|also (?:on|in)|what to read next|further reading|você pode gostar|veja também|leia também|mais lidas|te puede interesar|lee también|le puede interesar|à lire aussi|vous aimerez aussi|lire aussi|das könnte sie auch interessieren|mehr zum thema|ähnliche artikel|leggi anche|potrebbe interessarti|相关(?:阅读|新闻|文章|推荐|报道)|推荐阅读|热门(?:文章|推荐|新闻)|延伸阅读|猜你喜欢|更多(?:新闻|文章))/i;
+const RELATED_WORDS = [
+  'related', 'want more (?:stories|news|articles)',
+  'самые популярные', 'читайте также', 'похожие (?:статьи|новости)', 'популярное', '関連記事', 'おすすめ記事',
+  'more (?:stories|news|from|on|articles|coverage)', 'read (?:next|more)', 'you (?:may|might) (?:also )?(?:like|be interested|enjoy)',
+  'recommended', 'most (?:popular|read|viewed)', 'trending', 'popular (?:posts|stories)', 'latest (?:news|stories|posts)',
+  'also (?:on|in)', 'what to read next', 'further reading',
+  'você pode gostar', 'veja também', 'leia também', 'mais lidas', 'te puede interesar', 'lee también', 'le puede interesar',
+  'à lire aussi', 'vous aimerez aussi', 'lire aussi', 'das könnte sie auch interessieren', 'mehr zum thema', 'ähnliche artikel',
+  'leggi anche', 'potrebbe interessarti',
+  '相关(?:阅读|新闻|文章|推荐|报道)', '推荐阅读', '热门(?:文章|推荐|新闻)', '延伸阅读', '猜你喜欢', '更多(?:新闻|文章)',
+];
+const RELATED_HEADING = new RegExp(`^(?:${RELATED_WORDS.join('|')})`, 'i');
 /** Closing lines of newsroom boilerplate (contact, newsletter, rights), dropped from the end of the body. */
 const TAIL_JUNK = /subscribe|newsletter|sign up|follow (?:us|him|her|me|them) on|may be reached at|can be reached at|contact (?:him|her|them|us) at|未经授权|转载请注明|本文来源|责任编辑/i;
 /** Only short closing lines are tested against TAIL_JUNK (weighted length). */

@@ -28,7 +28,13 @@ const MODIFIED_KEYS = ['article:modified_time', 'og:updated_time', 'datemodified
 /** Publish-time fields in inline script data (`window.DATA = {"pubtime": "2019-09-07 19:02:26"}`,
  * `var publish_time = "…"`): the page state that script-rendered news pages display from. Key
  * names follow the meta keys above; the value is an ISO-like date or a Unix epoch (s or ms). */
-const SCRIPT_DATE = /["']?\b(?:pub_?time|pub_?date|publish_?time|publish_?date|published_?time|published_?at|publishdatetime|date_?published|release_?time|release_?date|first_?publish(?:ed)?_?(?:time|date))["']?\s*[:=]\s*["']?(\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{10}(?:\d{3})?)\b/i;
+const SCRIPT_DATE_KEYS = [
+  'pub_?time', 'pub_?date', 'publish_?time', 'publish_?date', 'published_?time', 'published_?at', 'publishdatetime',
+  'date_?published', 'release_?time', 'release_?date', 'first_?publish(?:ed)?_?(?:time|date)',
+];
+/** The value: an ISO-like date and time with an optional offset, or a Unix epoch in s or ms. */
+const SCRIPT_DATE_VALUE = String.raw`(\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{10}(?:\d{3})?)`;
+const SCRIPT_DATE = new RegExp(String.raw`["']?\b(?:${SCRIPT_DATE_KEYS.join('|')})["']?\s*[:=]\s*["']?` + SCRIPT_DATE_VALUE + String.raw`\b`, 'i');
 /** Inline scripts longer than this are libraries, not page state (page state of a news page is a few KB). */
 const MAX_SCRIPT_STATE = 200_000;
 /** Text cues before a publish time (zh, en, de, fr, es). */
@@ -60,7 +66,18 @@ const DATE_ONLY_SHARE = 0.6;
 
 /** Cheap pre-test before the date patterns (no Unicode flag, so fast): digits around a date
  * separator, a month stem, or a relative word. A superset of what the date finder reads. */
-const DATE_HINT = /\d\s*[-/.年月:：]\s*\d|\d\s*日|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|dez|févr|avr|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|ott|set|mei|maa|янв|фев|мар|апр|мая|июн|июл|авг|сен|окт|ноя|дек|前|昨天|今天|刚刚|剛剛|today|yesterday|hier|heute|gestern|ayer|hoy|just now|vor \d|il y a|hace|há/i;
+const DATE_HINT_WORDS = [
+  // digits around a date separator
+  String.raw`\d\s*[-/.年月:：]\s*\d`, String.raw`\d\s*日`,
+  // month stems: en, de, fr, es, it, nl, ru
+  'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec', 'mär', 'mai', 'okt', 'dez',
+  'févr', 'avr', 'juil', 'août', 'déc', 'ene', 'abr', 'ago', 'dic', 'gen', 'mag', 'giu', 'lug', 'ott', 'set', 'mei', 'maa',
+  'янв', 'фев', 'мар', 'апр', 'мая', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек',
+  // relative words
+  '前', '昨天', '今天', '刚刚', '剛剛', 'today', 'yesterday', 'hier', 'heute', 'gestern', 'ayer', 'hoy', 'just now', String.raw`vor \d`,
+  'il y a', 'hace', 'há',
+];
+const DATE_HINT = new RegExp(DATE_HINT_WORDS.join('|'), 'i');
 
 export interface PublishedResult {
   iso: string;

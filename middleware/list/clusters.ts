@@ -67,8 +67,18 @@ const SECONDARY_FACTOR = 0.6;
 
 /** Date-like text in a record: a list of dated entries is a list of articles. Cheap patterns
  * only (full date parsing is too slow for every record of every page). */
-export const DATE_LIKE =
-  /(?:\b(?:19|20)\d\d[-/.年](?:0?[1-9]|1[0-2])(?:[-/.月](?:0?[1-9]|[12]\d|3[01]))?|\b(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)?\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}\.? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez)[a-z]*\b|\d+ ?(?:分钟|小时|天)前|\b\d+ (?:minutes?|hours?|days?|weeks?) ago\b|\b\d{1,2}:\d\d\b)/i;
+const DATE_LIKE_FORMS = [
+  // 2019-05-17, 2019年5月
+  String.raw`\b(?:19|20)\d\d[-/.年](?:0?[1-9]|1[0-2])(?:[-/.月](?:0?[1-9]|[12]\d|3[01]))?`,
+  // 17.05.2019, 17/05/19
+  String.raw`\b(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)?\d\d\b`,
+  // May 17, 17. Mai
+  String.raw`\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b`,
+  String.raw`\b\d{1,2}\.? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez)[a-z]*\b`,
+  // 3 分钟前, 3 hours ago, 10:30
+  String.raw`\d+ ?(?:分钟|小时|天)前`, String.raw`\b\d+ (?:minutes?|hours?|days?|weeks?) ago\b`, String.raw`\b\d{1,2}:\d\d\b`,
+];
+export const DATE_LIKE = new RegExp(`(?:${DATE_LIKE_FORMS.join('|')})`, 'i');
 
 /** Layout wrappers left out of record-to-link paths: `div/h2/a` and `h2/a` are the same title
  * link in two records of one list (a search engine wraps some titles in an extra div). */

@@ -112,7 +112,20 @@ addMonths([['januar', 'jänner', 'jän'], ['februar'], ['märz', 'maerz', 'mär'
 // fr
 addMonths([['janvier', 'janv'], ['février', 'fevrier', 'févr', 'fevr', 'fév'], ['mars'], ['avril', 'avr'], [], ['juin'], ['juillet', 'juil'], ['août', 'aout', 'aoû'], ['septembre'], ['octobre'], ['novembre'], ['décembre', 'decembre', 'déc']]);
 // es, pt, it, nl
-addMonths([['enero', 'ene', 'janeiro', 'gennaio', 'gen', 'januari'], ['febrero', 'fevereiro', 'febbraio', 'februari', 'fev'], ['marzo', 'março', 'marco', 'maart', 'mrt'], ['abril', 'abr', 'aprile'], ['mayo', 'maio', 'maggio', 'mag', 'mei'], ['junio', 'junho', 'giugno', 'giu'], ['julio', 'julho', 'luglio', 'lug'], ['agosto', 'ago', 'augustus'], ['septiembre', 'setiembre', 'setembro', 'settembre', 'set'], ['octubre', 'outubro', 'ottobre', 'out', 'ott'], ['noviembre', 'novembro'], ['diciembre', 'dezembro', 'dicembre', 'dic']]);
+addMonths([
+  ['enero', 'ene', 'janeiro', 'gennaio', 'gen', 'januari'],
+  ['febrero', 'fevereiro', 'febbraio', 'februari', 'fev'],
+  ['marzo', 'março', 'marco', 'maart', 'mrt'],
+  ['abril', 'abr', 'aprile'],
+  ['mayo', 'maio', 'maggio', 'mag', 'mei'],
+  ['junio', 'junho', 'giugno', 'giu'],
+  ['julio', 'julho', 'luglio', 'lug'],
+  ['agosto', 'ago', 'augustus'],
+  ['septiembre', 'setiembre', 'setembro', 'settembre', 'set'],
+  ['octubre', 'outubro', 'ottobre', 'out', 'ott'],
+  ['noviembre', 'novembro'],
+  ['diciembre', 'dezembro', 'dicembre', 'dic'],
+]);
 // ru (genitive forms as used in dates)
 addMonths([['января', 'янв'], ['февраля', 'фев'], ['марта', 'мар'], ['апреля', 'апр'], ['мая'], ['июня', 'июн'], ['июля', 'июл'], ['августа', 'авг'], ['сентября', 'сен'], ['октября', 'окт'], ['ноября', 'ноя'], ['декабря', 'дек']]);
 
