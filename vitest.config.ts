@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // a real redis-server for the shared-crawl tests (test/redis)
+    globalSetup: ['test/redis/global-setup.ts'],
   },
 });

@@ -96,8 +96,13 @@ function page(p: string, shape: ReturnType<typeof siteShape>): string | undefine
 
 async function serveSite(total: number): Promise<void> {
   const shape = siteShape(total);
+  // bench/crawl-redis.ts reads the request log (pages fetched twice, per-host spacing).
+  const log: Array<[string, number]> | undefined = process.env.BENCH_REQUEST_LOG === '1' ? [] : undefined;
   const server = http.createServer((req, res) => {
-    const body = page(new URL(req.url ?? '/', 'http://x').pathname, shape);
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    if (log && p === '/__bench/log') return void res.end(JSON.stringify(log.splice(0)));
+    log?.push([p, Date.now()]);
+    const body = page(p, shape);
     if (!body) {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('not found');
@@ -230,6 +235,8 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(r) + '\n');
     process.exit(0);
   }
+  // The shared-crawl (Redis) mode is its own bench, wired as a flag.
+  if (args.includes('--redis')) return (await import('./crawl-redis.js')).main(args);
   // Orchestrator: one server process, one process per crawler, in turn.
   const server = spawn(process.execPath, ['--import', 'tsx', here, '--serve', '--pages', String(total)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => server.stdout.once('data', (d: Buffer) => resolve(String(d).trim())));

@@ -3,7 +3,8 @@
  *
  * - Inside your own Crawlee crawler: `createPage` + `Extractor` (or the pure extractors
  *   `extractArticle`, `extractList`, `extractForum`, `classifyPage`) in a request handler.
- * - As a framework: `defineSpider` + `runSpider` (alias `crawl`), or `npm run crawl -- <spider>`.
+ * - As a framework: `defineSpider` + `runSpider` (alias `crawl`), or `npm run crawl -- <spider>`;
+ *   `runRedisSpider` for one worker of a crawl shared through Redis.
  */
 // The core: page model, page index, text and dates, the item shape, the middleware contract
 export * from './core/index.js';
@@ -36,6 +37,14 @@ export { runSpider, crawl } from './crawler/crawl.js';
 export type { RunOptions, CrawlSummary, CrawlProgress } from './crawler/crawl.js';
 export { JournalFrontier } from './crawler/frontier.js';
 export type { Frontier, FrontierRequest, FrontierStats, DoneOutcome } from './crawler/frontier.js';
+// A crawl shared by several workers through Redis
+export { runRedisSpider, connectRedis } from './crawler/redis/run.js';
+export type { RedisRunOptions, RedisCrawlSummary } from './crawler/redis/run.js';
+export { RedisFrontier } from './crawler/redis/frontier.js';
+export type { RedisFrontierOptions, RedisCrawlState } from './crawler/redis/frontier.js';
+export { RedisHostRateLimiter, sharedRobotsFetcher } from './crawler/redis/politeness.js';
+export { RedisItemSink, exportItems, streamItems } from './storage/redis-item-sink.js';
+export { RedisSiteStore } from './storage/redis-site-store.js';
 export { isPrivateAddress } from './crawler/net-guard.js';
 export { FetchError, HttpStatusError, BlockedError, TooLargeError, NotAPageError, TimeoutError, NetworkError, RedirectError, DecodingError, AbortedError } from './crawler/errors.js';
 export { Downloader } from './crawler/downloader/index.js';

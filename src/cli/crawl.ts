@@ -14,6 +14,12 @@ export interface CrawlCliOptions {
   out?: string;
   fresh?: boolean;
   storageDir?: string;
+  /** One worker of a crawl shared through Redis (overrides the spider's `redis`). */
+  redis?: string;
+  /** Local worker processes (with --redis). */
+  workers?: number;
+  workerId?: string;
+  leaseSecs?: number;
 }
 
 function progressLine(p: CrawlProgress): string {
@@ -87,6 +93,13 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     // Validation happens here, before any request.
     if (file) guardSpiderErrors(file);
     const { spider } = await loadSpider(spiderArg);
+    const redis = opts.redis ?? spider.redis;
+    if (opts.workers && opts.workers > 1 && !redis) throw new UsageError('--workers needs --redis URL (the workers share one crawl through Redis)');
+    if (!redis && (opts.workerId || opts.leaseSecs)) throw new UsageError('--worker-id and --lease-secs need --redis URL');
+    if (redis) {
+      const { runRedisCrawlCli } = await import('./redis-crawl.js');
+      return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis });
+    }
     const summary = await runSpider(spider, {
       maxPages: opts.maxPages,
       out: opts.out,

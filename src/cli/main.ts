@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The command line (ARCHITECTURE §5, a contract): crawl, extract, classify, train-classifier.
+ * The command line (ARCHITECTURE §5, a contract): crawl, extract, classify, train-classifier;
+ * status and export for crawls shared through Redis.
  *
  * Start-up matters (issue 15: `gleaner extract page.html` took 1.6 s, most of it loading crawlee):
  * this file loads only commander; each command imports its own code when it runs, so `extract`
@@ -15,6 +16,11 @@ import { packageVersion } from './package-info.js';
 const positiveInt = (flag: string) => (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer (got "${v}")`);
+  return n;
+};
+const positiveNumber = (flag: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number (got "${v}")`);
   return n;
 };
 
@@ -36,9 +42,35 @@ program
   })
   .option('--out <file>', 'also export items to FILE.jsonl or FILE.csv')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
-  .action(async (spider: string, opts: { maxPages?: number; out?: string; fresh?: boolean }) => {
+  .option('--redis <url>', 'be one worker of the crawl shared through Redis (redis://host:port/db); start as many as you like')
+  .option('--workers <n>', 'with --redis: start N local worker processes', positiveInt('--workers'))
+  .option('--worker-id <id>', 'with --redis: this worker\'s name (a worker started again under its name takes its leases back at once)')
+  .option('--lease-secs <s>', 'with --redis: lease length; a killed worker\'s pages go to others after it (default 30)', positiveNumber('--lease-secs'))
+  .action(async (spider: string, opts: { maxPages?: number; out?: string; fresh?: boolean; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
+  });
+
+program
+  .command('status')
+  .description('a shared (Redis) crawl: pending, leased, done, failed, items, workers and their rates')
+  .argument('<spider>', 'spider name or file (its redis URL is used unless --redis is given)')
+  .option('--redis <url>', 'redis://host:port/db')
+  .option('--json', 'print the figures as JSON')
+  .action(async (spider: string, opts: { redis?: string; json?: boolean }) => {
+    const { runStatusCli } = await import('./status.js');
+    await runStatusCli(spider, opts);
+  });
+
+program
+  .command('export')
+  .description('write the items of a shared (Redis) crawl once each, to FILE.jsonl|FILE.csv or the dataset folder')
+  .argument('<spider>', 'spider name or file (its redis URL is used unless --redis is given)')
+  .option('--redis <url>', 'redis://host:port/db')
+  .option('--out <file>', 'FILE.jsonl or FILE.csv (default: storage/datasets/<spider>/)')
+  .action(async (spider: string, opts: { redis?: string; out?: string }) => {
+    const { runExportCli } = await import('./export.js');
+    await runExportCli(spider, opts);
   });
 
 program

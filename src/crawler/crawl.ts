@@ -16,14 +16,14 @@ import { createPage } from '../core/page.js';
 import { BinaryContentError } from '../core/decode.js';
 import { buildChain, closeChain, MiddlewareError, openChain } from '../chain/chain.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
-import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo } from '../core/middleware.js';
+import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo, SiteStore } from '../core/middleware.js';
 import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
 import { AddressGuard, defaultDomains, hostAllowed, normaliseDomains, parseDomains, urlAllowed } from './net-guard.js';
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
-import { HostRateLimiter, RobotsCache, ROBOTS_MAX_BYTES } from './politeness.js';
+import { HostRateLimiter, RobotsCache, ROBOTS_MAX_BYTES, type RobotsFetcher } from './politeness.js';
 import { Downloader, toFetchError } from './downloader/index.js';
 import { addressGuardStep, defaultSteps, redirectStep } from './downloader/steps.js';
 import { AbortedError, BlockedError, FetchError, HttpStatusError, RedirectError, TooLargeError } from './errors.js';
@@ -154,8 +154,17 @@ export interface RunOptions {
   onItem?: (item: Item) => void | Promise<void>;
   /** Stop cleanly on SIGINT/SIGTERM (the CLI). */
   handleSignals?: boolean;
-  /** A frontier to use instead of the journal files (e.g. a shared one). */
+  /** A frontier to use instead of the journal files (e.g. a shared one). A frontier with
+   * `isFinished` is shared: the crawl ends when it says so for every worker. */
   frontier?: Frontier;
+  /** Where items go instead of the local dataset and `out` (a shared crawl's store). */
+  itemSink?: ItemSink;
+  /** Site state store instead of `storage/gleaner/<spider>.json`. */
+  siteStore?: SiteStore;
+  /** Per-host rate limiter instead of this process's own (one shared by several workers). */
+  limiter?: HostRateLimiter;
+  /** Wraps the robots.txt fetcher (e.g. to share answers between workers). */
+  robotsFetcher?: (fetch: RobotsFetcher) => RobotsFetcher;
 }
 
 /** A fetch error Crawlee must not retry (the browser path, where Crawlee retries). */
@@ -226,7 +235,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const rules = compileRules(spider.follow);
   const siteKey = siteKeyFunction(spider);
   const guard = new AddressGuard(!!spider.allowPrivateAddresses);
-  const limiter = new HostRateLimiter(c.maxRequestsPerMinute);
+  const limiter = opts.limiter ?? new HostRateLimiter(c.maxRequestsPerMinute);
   const proxies = c.proxyUrls ?? [];
   let proxyIndex = 0;
 
@@ -243,16 +252,16 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     rmSync(datasetDir, { recursive: true, force: true });
   }
   const resumed = frontier instanceof JournalFrontier ? frontier.resumed && !frontier.previousFinished && !opts.fresh : false;
-  const previousItems = repairDataset(datasetDir);
+  const previousItems = opts.itemSink ? [] : repairDataset(datasetDir);
   if (frontier instanceof JournalFrontier) frontier.markStored(previousItems.map((i) => i.url));
   if (resumed) log.info(`resuming: ${previousItems.length} items stored, ${frontier.stats().pending} requests pending`);
 
-  const dataset = DatasetFileSink.open(storageDir, spider.name);
-  const sinks: ItemSink[] = [dataset];
-  if (opts.out) sinks.push(new FileSink(opts.out, previousItems));
+  const dataset = opts.itemSink ? undefined : DatasetFileSink.open(storageDir, spider.name);
+  const sinks: ItemSink[] = opts.itemSink ? [opts.itemSink] : [dataset!];
+  if (opts.out && !opts.itemSink) sinks.push(new FileSink(opts.out, previousItems));
   if (opts.onItem) sinks.push(new CallbackSink(opts.onItem));
   const pipeline = new ItemPipeline(sinks, log, previousItems);
-  const store = await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`));
+  const store = opts.siteStore ?? (await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`)));
 
   const chain: Middleware[] = buildChain(BUILTIN_MIDDLEWARE, { settings: spider.middleware, extra: spider.extraMiddleware ?? [] }, log);
   const env: MiddlewareEnv = { spider: spider.name, stateDir, log };
@@ -286,7 +295,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const memory = new MemoryStorage({ persistStorage: false, writeMetadata: false });
   const config = new Configuration({ storageClient: memory, persistStorage: false, purgeOnStart: false, availableMemoryRatio: 0.5 });
   const requestQueue = await RequestQueue.open(`gleaner-${spider.name}-${process.pid}-${Date.now()}`, { config, storageClient: memory });
-  const toCrawlee = (r: FrontierRequest) => ({ url: r.url, uniqueKey: r.url, userData: { ...r, label: r.label } });
+  const toCrawlee = (r: FrontierRequest) => ({ url: r.url, uniqueKey: r.key ?? r.url, userData: { ...r, label: r.label } });
   /** Pages the budget still allows to start: `maxPages` counts successful pages only, so a failed
    * request gives its place back (issue 12: 261 of 400 requests were 404 and the crawl stopped
    * with 4 of 18 index pages unvisited). */
@@ -331,17 +340,20 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     c.robotsTxt === false
       ? undefined
       : new RobotsCache(
-          async (url) => {
-            try {
-              const r = await robotsFetcher.fetch(url);
-              return { status: r.status, body: r.body.toString('utf8') };
-            } catch (e) {
-              // RFC 9309 §2.3.1.2: a chain that loops or runs long means "unavailable" (no rules); a
-              // hop to a refused address is the same for us.
-              if (e instanceof RedirectError || e instanceof BlockedError) return { status: 404 };
-              return { error: e instanceof FetchError ? e.reason : (e as Error).message };
+          // shared frontiers share robots.txt answers too (opts.robotsFetcher)
+          (opts.robotsFetcher ?? ((f: RobotsFetcher) => f))(
+            async (url) => {
+              try {
+                const r = await robotsFetcher.fetch(url);
+                return { status: r.status, body: r.body.toString('utf8') };
+              } catch (e) {
+                // RFC 9309 §2.3.1.2: a chain that loops or runs long means "unavailable" (no rules); a
+                // hop to a refused address is the same for us.
+                if (e instanceof RedirectError || e instanceof BlockedError) return { status: 404 };
+                return { error: e instanceof FetchError ? e.reason : (e as Error).message };
+              }
             }
-          },
+          ),
           { signal: stop.signal, onUnavailable: (_origin, why) => log.warning(why) },
         );
   const failureLog = new FailureLog(log);
@@ -456,7 +468,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (ctx.drop) bump(dropped, ctx.drop);
       else item = finishItem(ctx, spider.name);
     }
-    if (item) await pipeline.process(item);
+    if (item) await pipeline.process(item, { requestUrl: request.url });
     pages++;
     await frontier.done(request.url, 'ok');
     // A redirect target is done too: do not fetch it again when a link leads there.
@@ -492,6 +504,18 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     await settle();
   };
 
+  /** A shared frontier: other workers may still add pages while this one's queue is empty, so the
+   * crawl ends when the frontier says so for all of them (Crawlee's isFinishedFunction). */
+  const sharedIsFinished = (frontier as Frontier).isFinished?.bind(frontier);
+  let sharedFinished = false;
+  const sharedFinish = async () => {
+    if (!(await requestQueue.isFinished())) return false;
+    if (interrupted || stop.signal.aborted) return true;
+    await pump();
+    if (!(await requestQueue.isFinished())) return false;
+    return (sharedFinished = await sharedIsFinished!());
+  };
+
   const maxConcurrency = c.maxConcurrency ?? (render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);
   const minConcurrency = Math.min(c.minConcurrency ?? DEFAULTS.minConcurrency, maxConcurrency);
   const maxRetries = c.maxRetries ?? DEFAULTS.maxRetries;
@@ -501,6 +525,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     // Autoscaled between the floor and the spider's ceiling (see DEFAULTS.minConcurrency).
     minConcurrency,
     autoscaledPoolOptions: {
+      ...(sharedIsFinished ? { isFinishedFunction: sharedFinish } : {}),
       desiredConcurrency: minConcurrency,
       autoscaleIntervalSecs: DEFAULTS.autoscaleIntervalSecs,
       scaleUpStepRatio: DEFAULTS.scaleUpStepRatio,
@@ -594,7 +619,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     void crawler.autoscaledPool?.abort();
   };
   /** Ran to its end: nothing pending, or the page budget spent (the rest is reported unvisited). */
-  const isFinished = () => !interrupted && (frontier.stats().pending === 0 || !!stoppedBy?.startsWith('maxPages'));
+  const isFinished = () => !interrupted && (sharedFinished || frontier.stats().pending === 0 || !!stoppedBy?.startsWith('maxPages'));
   const progress = (): CrawlProgress => {
     const elapsedSecs = (Date.now() - started) / 1000;
     return {
@@ -611,7 +636,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const checkpointTimer = setInterval(() => {
     void Promise.resolve(frontier.checkpoint()).catch((e) => log.error(`checkpoint failed: ${(e as Error).message}`));
     void store.flush().catch((e) => log.error(`site state flush failed: ${(e as Error).message}`));
-    dataset.flush();
+    dataset?.flush();
   }, opts.checkpointIntervalMs ?? DEFAULTS.checkpointIntervalMs);
   progressTimer.unref();
   checkpointTimer.unref();

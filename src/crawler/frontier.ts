@@ -19,6 +19,9 @@ export interface FrontierRequest {
   /** Link depth from a start URL (0 for start URLs). */
   depth: number;
   referrer?: string;
+  /** Unique key of this hand-out, when a URL may be handed out again (a shared frontier leases a
+   * URL anew after a lease expired). Default: the URL. */
+  key?: string;
 }
 
 export type DoneOutcome = 'ok' | 'failed' | 'skipped';
@@ -48,6 +51,9 @@ export interface Frontier {
   stats(): FrontierStats;
   /** Persist a compact snapshot. */
   checkpoint(): void | Promise<void>;
+  /** Shared frontiers only: whether the crawl is finished for every worker (nothing pending and
+   * nothing in flight anywhere). Without it the crawl ends when this process's queue is empty. */
+  isFinished?(): Promise<boolean>;
   /** Persist and release; `finished` records that the crawl ran to completion. */
   close(finished: boolean): void | Promise<void>;
 }

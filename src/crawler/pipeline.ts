@@ -3,7 +3,7 @@
  * de-duplicate by url + kind, export to every sink. A dropped item carries a reason and is counted.
  */
 import { itemSchema, type Item } from '../core/item.js';
-import type { ItemSink } from '../storage/item-sink.js';
+import type { ItemMeta, ItemSink } from '../storage/item-sink.js';
 import type { Logger } from '../core/middleware.js';
 import { silentLogger } from '../core/middleware.js';
 
@@ -33,7 +33,7 @@ export class ItemPipeline {
     return Object.values(this.stored).reduce((a, b) => a + b, 0);
   }
 
-  async process(item: Item): Promise<PipelineOutcome> {
+  async process(item: Item, meta?: ItemMeta): Promise<PipelineOutcome> {
     const check = itemSchema.safeParse(item);
     if (!check.success) {
       const first = check.error.issues[0]!;
@@ -48,7 +48,7 @@ export class ItemPipeline {
       return 'duplicate';
     }
     this.seen.add(key);
-    for (const s of this.sinks) await s.write(item);
+    for (const s of this.sinks) await s.write(item, meta);
     this.stored[item.kind] = (this.stored[item.kind] ?? 0) + 1;
     return 'stored';
   }

@@ -26,18 +26,26 @@ export class HostRateLimiter {
     if (untilMs > (this.pausedUntil.get(host) ?? 0)) this.pausedUntil.set(host, untilMs);
   }
 
-  async wait(host: string, signal?: AbortSignal): Promise<void> {
+  /** Wait until a request to `host` may start. Resolves to a ticket for `release` (a shared
+   * limiter's hold on the host; none here). */
+  async wait(host: string, signal?: AbortSignal): Promise<unknown> {
     const now = Date.now();
     const paused = this.pausedUntil.get(host) ?? 0;
     if (!this.perMinute) {
       if (paused > now) await sleep(paused - now, signal);
-      return;
+      return undefined;
     }
     const interval = 60_000 / this.perMinute;
     const at = Math.max(now, paused, this.next.get(host) ?? 0);
     this.next.set(host, at + interval);
     if (at > now) await sleep(at - now, signal);
+    return undefined;
   }
+
+  /** The request that passed `wait(host)` (with `ticket`) got its response or failed: a shared
+   * limiter opens the host's gate an interval from then; this one spaces start times and needs
+   * nothing. */
+  release(_host: string, _ticket?: unknown): void {}
 }
 
 /** robots.txt bytes parsed at most (RFC 9309 §2.5: crawlers must parse at least 500 KiB). Past

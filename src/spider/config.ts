@@ -84,6 +84,9 @@ export interface SpiderConfig {
   /** Site key of a URL (pages of a site share learned state): a function or URL-pattern rules.
    * Default: the URL host. */
   siteKey?: ((url: string) => string) | SiteRule[];
+  /** `redis://host:port/db`: run every crawl of this spider as one worker of a crawl shared
+   * through Redis (as `--redis`, which overrides it). */
+  redis?: string;
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -163,6 +166,7 @@ export const spiderSchema = z.strictObject({
   crawler: crawlerSchema.optional(),
   timezone: timezone.optional(),
   siteKey: z.union([z.custom<(url: string) => string>((v) => typeof v === 'function', 'expected a function'), z.array(z.strictObject({ pattern, key: z.string().min(1) }))]).optional(),
+  redis: z.string().regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL').optional(),
 });
 
 /** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":

@@ -7,8 +7,15 @@ import path from 'node:path';
 import { Configuration, Dataset, MemoryStorage } from 'crawlee';
 import type { Item } from '../core/item.js';
 
+/** Where an item comes from, for sinks that store it with its page (the Redis sink commits the
+ * item with the page's lease). */
+export interface ItemMeta {
+  /** URL of the request whose page produced the item (before redirects). */
+  requestUrl?: string;
+}
+
 export interface ItemSink {
-  write(item: Item): Promise<void>;
+  write(item: Item, meta?: ItemMeta): Promise<void>;
   close(): Promise<void>;
 }
 

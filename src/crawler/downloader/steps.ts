@@ -64,12 +64,32 @@ export function robotsStep(robots: RobotsCache): DownloaderStep {
   };
 }
 
-/** Per-host request spacing, and the pause a host asked for with Retry-After. */
+/** Per-host request spacing, and the pause a host asked for with Retry-After. The exchange's
+ * response head (or its failure) is reported back: a limiter shared by several workers holds the
+ * host until then (src/crawler/redis/politeness.ts). */
 export function rateLimitStep(limiter: HostRateLimiter): DownloaderStep {
+  const held = new WeakMap<DownloadContext, { host: string; ticket: unknown }>();
+  const release = (ctx: DownloadContext) => {
+    const h = held.get(ctx);
+    if (!h) return;
+    held.delete(ctx);
+    limiter.release(h.host, h.ticket);
+  };
   return {
     name: 'rate-limit',
     priority: 400,
-    request: (ctx) => limiter.wait(new URL(ctx.url).host, ctx.signal),
+    request: async (ctx) => {
+      const host = new URL(ctx.url).host;
+      held.set(ctx, { host, ticket: await limiter.wait(host, ctx.signal) });
+    },
+    response: (ctx) => {
+      release(ctx);
+      return undefined;
+    },
+    retry: (ctx) => {
+      release(ctx);
+      return undefined;
+    },
   };
 }
 
