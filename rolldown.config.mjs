@@ -6,7 +6,7 @@
  * package's dependencies). Chunks sit in dist/ itself: code that finds files beside its own module
  * (the page-type model) then finds them in dist/.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'rolldown';
 import { dts } from 'rolldown-plugin-dts';
 
@@ -29,7 +29,11 @@ const inputs = (ext, names = Object.keys(ENTRIES)) => Object.fromEntries(names.m
 
 /** Data files read at run time from beside the code that reads them (`here/<name>`): copied into
  * dist/, where every chunk lives. */
-const DATA_FILES = { 'model.json': 'middleware/classifier/model.json' };
+const DATA_FILES = {
+  'model.json': 'middleware/classifier/model.json',
+  // the shared (Redis) frontier's scripts, read by src/crawler/redis/scripts.ts from `here/lua/`
+  ...Object.fromEntries(readdirSync('src/crawler/redis/lua').filter((f) => f.endsWith('.lua')).map((f) => [`lua/${f}`, `src/crawler/redis/lua/${f}`])),
+};
 
 /** Emits DATA_FILES into the JavaScript build's output. */
 const dataFiles = {
