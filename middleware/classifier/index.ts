@@ -5,10 +5,10 @@
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '../../src/core/page.js';
+import { loadJsonResource } from '../../src/core/resources.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
@@ -29,8 +29,6 @@ export const LABELS: PageLabel[] = ['detail', 'list', 'forum', 'other'];
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The model shipped with Gleaner (retrain with `gleaner train-classifier`). */
 export const MODEL_PATH = path.join(here, 'model.json');
-
-const models = new Map<string, SvmModelJson>();
 
 const retrain = (file: string) => `retrain it with gleaner train-classifier --out ${file}`;
 
@@ -64,15 +62,9 @@ export function checkModel(model: SvmModelJson, file = 'the model'): void {
   if (problems.length) throw new Error(`${file} is damaged: ${problems.join('; ')}; ${retrain(file)}`);
 }
 
-/** Read and check a model file (cached per path). */
+/** Read and check a model file (once per process, again when the file changes). */
 export function loadModel(file: string = MODEL_PATH): SvmModelJson {
-  const hit = models.get(file);
-  if (hit) return hit;
-  if (!existsSync(file)) throw new Error(`page-type model not found: ${file} (train one with: gleaner train-classifier --out ${file})`);
-  const model = JSON.parse(readFileSync(file, 'utf8')) as SvmModelJson;
-  checkModel(model, file);
-  models.set(file, model);
-  return model;
+  return loadJsonResource<SvmModelJson>(file, checkModel, `page-type model not found: ${file} (train one with: gleaner train-classifier --out ${file})`);
 }
 
 export interface ClassifyOptions {

@@ -16,5 +16,6 @@ export { findDates, parseDate, hasDate, normaliseDateValue, numericDayFirst, tim
 export type { DateMatch, DateOptions, DatePrecision } from './dates.js';
 export { itemSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, listEntrySchema, forumPostSchema, pageTypeSchema, compactItem, isPageLabel, KIND_OF_LABEL, LABEL_OF_KIND, ITEM_KINDS, PAGE_LABELS } from './item.js';
 export type { Item, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './item.js';
+export { loadJsonResource } from './resources.js';
 export { NotConfigured, silentLogger, decideLabel, HINT_MIN_PROBABILITY } from './middleware.js';
 export type { Middleware, MiddlewareDefinition, MiddlewareFactory, MiddlewareSetting, MiddlewareEnv, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore } from './middleware.js';
