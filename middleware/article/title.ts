@@ -211,6 +211,7 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
   const hs = headings(page, options.tree);
   const cutRefs = refs.map(cutSiteName);
   let best: { text: string; el: Element; score: number } | undefined;
+  const matched: { text: string; el: Element; score: number; share: number }[] = [];
   const site = siteLabels(page, html);
   for (const h of hs) {
     // the site's logo heading ("<h1><a href="/">Site</a></h1>") names the site, not the article
@@ -225,7 +226,18 @@ export function extractTitle(page: Page, options: { anchorText?: string; tree?: 
     if (share < HEADING_MATCH) continue;
     // prefer fuller matches, then h1 over h2/h3, then the first
     const score = share + (4 - h.level) * 0.05;
+    matched.push({ text: h.text, el: h.el, score, share });
     if (!best || score > best.score + 1e-9) best = { text: h.text, el: h.el, score };
+  }
+  // a section heading that repeats a word of the headline ("https" under "https初探") matches as
+  // fully as the headline itself: a matching heading above it that holds its text is the headline
+  // (a section heading below the headline may extend it: "X" then "X Display")
+  if (best) {
+    const b = best;
+    const bShare = matched.find((m) => m.el === b.el)!.share;
+    // …and that matches the reference as fully ("正在阅读：<headline>" in a reading bar does not)
+    const fuller = matched.find((m) => m.text.length > b.text.length && m.text.includes(b.text) && m.share >= bShare);
+    if (fuller && page.indexOf(fuller.el) < page.indexOf(b.el)) best = fuller;
   }
   if (best) {
     // a badge glued to the headline ("原创", "独家", "Exclusive"): the reference title without it
