@@ -405,8 +405,37 @@ function textByline(page: Page, sites: string[], anchor: number, bodyStart: numb
     // the name, without a date or other credits after it
     const v = rest ? cleanName(rest, sites) : undefined;
     if (v && !/\p{Script=Han}/u.test(v) && looksLikeNames(v)) return v;
+    // a handle linked to its own profile is a person even when the site bears it (a personal blog)
+    const handle = rest ? cleanName(rest) : undefined;
+    if (handle && profileHandle(page, s.index, handle)) return handle;
   }
   return undefined;
+}
+
+/** An account handle ("bigsk1", "jdoe") after a byline cue counts as the writer when it is the text
+ * of a link to its own profile: a link, just after the cue, whose URL path ends in the handle. */
+const HANDLE = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{1,38}$/u;
+/** Where a profile lives: the handle alone as the path ("/jdoe", "/@jdoe" on a code host or a social
+ * site), or under one of these folders (a section "/category/notes" is no profile). */
+const PROFILE_PATH = new Set(['u', 'user', 'users', 'author', 'authors', 'people', 'profile', 'profiles', 'member', 'members', 'space', 'home']);
+/** DFS nodes after the cue searched for the profile link (the cue, an <em>, the link, its text). */
+const HANDLE_LINK_WINDOW = 8;
+function profileHandle(page: Page, from: number, handle: string): boolean {
+  if (!HANDLE.test(handle)) return false;
+  const want = handle.toLowerCase();
+  for (let i = from; i < Math.min(page.nodes.length, from + HANDLE_LINK_WINDOW); i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || n.name !== 'a' || !n.attribs.href) continue;
+    if (collapse(textOf(n)).toLowerCase() !== want) continue;
+    try {
+      const parts = decodeURIComponent(new URL(n.attribs.href, page.url).pathname).toLowerCase().split('/').filter(Boolean);
+      const last = parts.pop()?.replace(/^[@~]/, '');
+      if (last === want && (parts.length === 0 || (parts.length === 1 && PROFILE_PATH.has(parts[0]!)))) return true;
+    } catch {
+      // an unparsable href names no profile
+    }
+  }
+  return false;
 }
 
 /**
