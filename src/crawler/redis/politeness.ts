@@ -8,20 +8,7 @@ import type { Redis } from 'ioredis';
 import { HostRateLimiter } from '../politeness.js';
 import { spiderPrefix, type CrawlKeys } from './keys.js';
 import { withScripts, type ScriptedRedis } from './scripts.js';
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+import { sleep } from '../downloader/backoff.js';
 
 /** How long a worker may hold a host's gate without reporting its response (it died, or the
  * request hangs) before the gate opens anyway: the default request timeout (30 s). */
