@@ -20,7 +20,7 @@ import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo, Sit
 import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
-import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
+import { compileRules, compileSiteKeys, decideFollow } from '../spider/follow-rules.js';
 import { AddressGuard, defaultDomains, hostAllowed, normaliseDomains, parseDomains, urlAllowed } from './net-guard.js';
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
 import { HostRateLimiter, RobotsCache, ROBOTS_MAX_BYTES, type RobotsFetcher } from './politeness.js';
@@ -32,6 +32,7 @@ import { seenAsDirectoryTwin } from './url-aliases.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
 import { CallbackSink, DatasetFileSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
 import { ItemPipeline } from './pipeline.js';
+import { normaliseUrl, urlNormalisation } from './normalise-url.js';
 import { consoleLogger } from './log.js';
 
 /** Defaults, in one place. */
@@ -188,16 +189,7 @@ function reasonOf(e: unknown): string {
 function siteKeyFunction(spider: SpiderConfig): (url: string) => string {
   const sk = spider.siteKey;
   if (typeof sk === 'function') return sk;
-  if (Array.isArray(sk)) {
-    const rules = sk.map((r) => ({ re: typeof r.pattern === 'string' ? globToRegExp(r.pattern) : r.pattern, key: r.key }));
-    return (url) => {
-      for (const r of rules) {
-        r.re.lastIndex = 0;
-        if (r.re.test(url)) return r.key;
-      }
-      return siteKeyOf(url);
-    };
-  }
+  if (Array.isArray(sk)) return compileSiteKeys(sk, siteKeyOf);
   return siteKeyOf;
 }
 
@@ -233,6 +225,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const maxFailedPages = c.maxFailedPages;
   const domains = parseDomains(spider.allowedDomains ?? defaultDomains(spider.startUrls));
   const rules = compileRules(spider.follow);
+  const urlNorm = urlNormalisation(spider);
   const siteKey = siteKeyFunction(spider);
   const guard = new AddressGuard(!!spider.allowPrivateAddresses);
   const limiter = opts.limiter ?? new HostRateLimiter(c.maxRequestsPerMinute);
@@ -316,10 +309,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   };
 
   const seeds: FrontierRequest[] = spider.startUrls.map((url) => {
-    const u = new URL(url);
-    u.hash = '';
-    const rule = decideFollow(u.href, rules);
-    return { url: u.href, depth: 0, label: rule.follow ? rule.label : undefined };
+    const href = normaliseUrl(new URL(url), urlNorm);
+    const rule = decideFollow(href, rules);
+    return { url: href, depth: 0, label: rule.follow ? rule.label : undefined };
   });
   await frontier.add(seeds);
   await pump();
@@ -406,8 +398,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         continue;
       }
       if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
-      u.hash = '';
-      const href = u.href;
+      const href = normaliseUrl(u, urlNorm);
       if (out.has(href) || !urlAllowed(u, domains)) continue;
       const d = decideFollow(href, rules, f.label);
       if (!d.follow) continue;

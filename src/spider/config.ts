@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
+import { globToRegExp } from './follow-rules.js';
 
 /** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
 export interface FollowRule {
@@ -87,6 +88,11 @@ export interface SpiderConfig {
   /** `redis://host:port/db`: run every crawl of this spider as one worker of a crawl shared
    * through Redis (as `--redis`, which overrides it). */
   redis?: string;
+  /** Keep `#fragment` in URLs (one page per fragment, for sites that route by hash). Default false. */
+  keepUrlFragment?: boolean;
+  /** Query parameters (name globs or RegExps) dropped from URLs before the seen-set, besides the
+   * tracking ones (`utm_*`, `fbclid`, `gclid` …). The rest of the query is sorted by name. */
+  ignoreQueryParams?: Array<string | RegExp>;
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -114,7 +120,16 @@ const httpUrl = z.string().refine((s) => {
   }
 }, 'Invalid URL (expected an absolute http(s) URL)');
 
-const pattern = z.union([z.string().min(1), z.instanceof(RegExp)]);
+const pattern = z.union([
+  z.string().min(1).superRefine((g, ctx) => {
+    try {
+      globToRegExp(g);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  }),
+  z.instanceof(RegExp),
+]);
 const positiveInt = z.number().int().positive();
 
 const middlewareSetting = z.union([
@@ -167,6 +182,8 @@ export const spiderSchema = z.strictObject({
   timezone: timezone.optional(),
   siteKey: z.union([z.custom<(url: string) => string>((v) => typeof v === 'function', 'expected a function'), z.array(z.strictObject({ pattern, key: z.string().min(1) }))]).optional(),
   redis: z.string().regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL').optional(),
+  keepUrlFragment: z.boolean().optional(),
+  ignoreQueryParams: z.array(pattern).optional(),
 });
 
 /** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":

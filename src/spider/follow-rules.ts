@@ -1,8 +1,13 @@
 /**
  * Follow rules: URL globs or RegExps → page labels (Scrapy's CrawlSpider rules, without
- * callbacks). Globs match the whole URL; `*` stays inside one path segment, `**` crosses `/`,
- * `{a,b}` alternates. `?` is literal, because URLs carry query strings.
+ * callbacks). Globs have Crawlee's semantics (`enqueueLinks({ globs })`: minimatch, case
+ * insensitive, over the whole URL): `*` and `?` stay inside one path segment (`?` is one
+ * character), `**` crosses `/`, `[0-9]` is a class, `{a,b}` alternates; `[?]` is a literal `?`.
+ * RegExps are used as given.
+ *
+ * Rules are compiled to plain data (a RegExp per rule), so they can be sent to worker threads.
  */
+import { GLOBSTAR, Minimatch } from 'minimatch';
 import type { FollowRule } from './config.js';
 
 export interface CompiledRule {
@@ -12,34 +17,83 @@ export interface CompiledRule {
   source: string;
 }
 
-const REGEX_SPECIAL = /[.+^$()|[\]\\?]/;
+/** Crawlee's glob options (@crawlee/core enqueue_links/shared.js: `new Minimatch(glob, { nocase: true })`). */
+const GLOB_OPTIONS = { nocase: true } as const;
 
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  let braceDepth = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        re += '.*';
-        i++;
-      } else re += '[^/]*';
-    } else if (c === '{') {
-      braceDepth++;
-      re += '(?:';
-    } else if (c === '}' && braceDepth > 0) {
-      braceDepth--;
-      re += ')';
-    } else if (c === ',' && braceDepth > 0) re += '|';
-    else if (REGEX_SPECIAL.test(c)) re += '\\' + c;
-    else re += c;
+/** A glob that cannot match anything (minimatch refuses it or it is empty). */
+export class GlobError extends Error {
+  constructor(glob: string, why: string) {
+    super(`invalid glob "${glob}": ${why}`);
+    this.name = 'GlobError';
   }
-  return new RegExp(`^${re}$`);
+}
+
+/** One path segment a `**` may stand for: not `.`, `..` or a dot file (minimatch without `dot`). */
+const GLOBSTAR_SEGMENT = '(?:(?!\\.)[^/]*)';
+/** A separator: the whole run of slashes (minimatch splits paths on `/+`); the lookahead keeps a
+ * segment pattern that matches the empty string from splitting one run into two separators. */
+const SEPARATOR = '\\/+(?!\\/)';
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * The RegExp that matches exactly what `new Minimatch(glob, { nocase: true }).match(url)` matches
+ * (the call Crawlee's `enqueueLinks({ globs })` makes). minimatch's own `makeRe()` is not that: it
+ * wants single slashes where match() splits on runs of them (`http://`), and lets a trailing `**`
+ * match inside a segment (`**\/news/**` matches `…/newsletter`). So the RegExp is built here from
+ * minimatch's parsed segments: segments joined by runs of slashes, each `**` zero or more non-dot
+ * segments (one or more when it ends the pattern), an optional trailing slash.
+ * test/crawler/follow-rules.test.ts checks the two agree on generated globs and URLs.
+ */
+export function globToRegExp(glob: string): RegExp {
+  if (!glob.trim()) throw new GlobError(glob, 'empty');
+  const m = new Minimatch(glob, GLOB_OPTIONS);
+  if (m.comment) throw new GlobError(glob, 'a pattern starting with # is a comment and matches nothing');
+  const alternatives: string[] = [];
+  for (const parts of m.set) {
+    if (parts.some((p) => (p as unknown) === false)) continue; // a brace alternative that can match nothing
+    // Groups of segments between globstars (consecutive globstars are one).
+    const groups: string[][] = [[]];
+    for (const p of parts) {
+      if (p === GLOBSTAR) {
+        if (groups.length > 1 && groups[groups.length - 1]!.length === 0) continue;
+        groups.push([]);
+      } else if (typeof p === 'string') groups[groups.length - 1]!.push(escapeRegExp(p));
+      else groups[groups.length - 1]!.push(`(?:${(p as RegExp & { _src?: string })._src ?? p.source.replace(/^\^|\$$/g, '')})`);
+    }
+    let out = groups[0]!.join(SEPARATOR);
+    let first = groups[0]!.length === 0;
+    for (let j = 1; j < groups.length; j++) {
+      const g = groups[j]!;
+      if (g.length) {
+        out += `${first ? '' : SEPARATOR}(?:${GLOBSTAR_SEGMENT}${SEPARATOR})*${g.join(SEPARATOR)}`;
+        first = false;
+      } else {
+        // The pattern ends in `**`: at least one more segment.
+        out += first ? `${GLOBSTAR_SEGMENT}(?:${SEPARATOR}${GLOBSTAR_SEGMENT})*` : `(?:${SEPARATOR}${GLOBSTAR_SEGMENT})+`;
+      }
+    }
+    alternatives.push(out);
+  }
+  if (!alternatives.length) throw new GlobError(glob, 'matches nothing');
+  const body = `(?:${alternatives.join('|')})\\/*$`;
+  return new RegExp(m.negate ? `^(?!${body})` : `^${body}`, 'i');
+}
+
+/** A compiled URL pattern (glob or RegExp). */
+export function compilePattern(pattern: string | RegExp): RegExp {
+  return typeof pattern === 'string' ? globToRegExp(pattern) : pattern;
+}
+
+/** Whether a compiled pattern matches a URL (RegExps with the g or y flag are reset first). */
+export function patternMatches(re: RegExp, url: string): boolean {
+  if (re.global || re.sticky) re.lastIndex = 0;
+  return re.test(url);
 }
 
 export function compileRules(rules: FollowRule[] | undefined): CompiledRule[] {
   return (rules ?? []).map((r) => ({
-    re: typeof r.pattern === 'string' ? globToRegExp(r.pattern) : r.pattern,
+    re: compilePattern(r.pattern),
     label: r.label,
     follow: r.follow !== false,
     source: String(r.pattern),
@@ -58,9 +112,22 @@ export interface FollowDecision {
  */
 export function decideFollow(url: string, rules: CompiledRule[], middlewareLabel?: string): FollowDecision {
   for (const r of rules) {
-    r.re.lastIndex = 0;
-    if (r.re.test(url)) return r.follow ? { follow: true, label: r.label ?? middlewareLabel } : { follow: false };
+    if (patternMatches(r.re, url)) return r.follow ? { follow: true, label: r.label ?? middlewareLabel } : { follow: false };
   }
   if (!rules.length || middlewareLabel) return { follow: true, label: middlewareLabel };
   return { follow: false };
+}
+
+export interface SiteKeyRule {
+  pattern: string | RegExp;
+  key: string;
+}
+
+/** `siteKey` rules (first match wins) → a function of the URL; `fallback` for URLs none matches. */
+export function compileSiteKeys(rules: SiteKeyRule[], fallback: (url: string) => string): (url: string) => string {
+  const compiled = rules.map((r) => ({ re: compilePattern(r.pattern), key: r.key }));
+  return (url) => {
+    for (const r of compiled) if (patternMatches(r.re, url)) return r.key;
+    return fallback(url);
+  };
 }
