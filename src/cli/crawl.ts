@@ -6,12 +6,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isBundledSpider, loadSpider, resolveSpiderFile } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
+import { feedsFromCli } from './options.js';
 import { UsageError } from './errors.js';
 import { preferSmallHeap } from '../crawler/memory.js';
 
 export interface CrawlCliOptions {
   maxPages?: number;
-  out?: string;
+  out?: string | string[];
+  bom?: boolean;
+  csvRows?: string;
   fresh?: boolean;
   storageDir?: string;
   /** One worker of a crawl shared through Redis (overrides the spider's `redis`). */
@@ -51,8 +54,11 @@ export function summaryText(s: CrawlSummary): string {
   if (s.directoryTwins) lines.push(`  one URL per page: ${s.directoryTwins} links to a directory-index twin (…/ and …/index.html) not queued`);
   if (Object.keys(s.dropped).length) lines.push(`  dropped by middleware: ${fmt(s.dropped)}`);
   if (Object.keys(s.invalidItems).length) lines.push(`  invalid items: ${fmt(s.invalidItems)}`);
+  if (Object.keys(s.droppedByPipeline).length) lines.push(`  dropped by pipelines: ${fmt(s.droppedByPipeline)}`);
+  if (Object.keys(s.pipelineErrors).length) lines.push(`  pipeline errors: ${fmt(s.pipelineErrors)}`);
   if (s.skippedByRobots) lines.push(`  skipped by robots.txt: ${s.skippedByRobots}`);
   lines.push(`  dataset:  ${path.relative(process.cwd(), s.datasetDir) || s.datasetDir}`);
+  if (s.feeds.length) lines.push(`  feeds:    ${s.feeds.join(', ')}`);
   return lines.join('\n');
 }
 
@@ -78,7 +84,7 @@ function guardSpiderErrors(spiderFile: string): void {
 }
 
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
-  if (opts.out && !/\.(jsonl|ndjson|csv)$/i.test(opts.out)) throw new UsageError(`--out must name a .jsonl or .csv file (got ${opts.out})`);
+  const feeds = feedsFromCli(opts.out === undefined ? [] : Array.isArray(opts.out) ? opts.out : [opts.out], opts);
   preferSmallHeap();
   let demo: { url: string; close(): Promise<void> } | undefined;
   // The demo spider crawls the bundled demo site: serve it first, on a free loopback port.
@@ -98,11 +104,11 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     if (!redis && (opts.workerId || opts.leaseSecs)) throw new UsageError('--worker-id and --lease-secs need --redis URL');
     if (redis) {
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
-      return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis });
+      return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
     const summary = await runSpider(spider, {
       maxPages: opts.maxPages,
-      out: opts.out,
+      feeds,
       fresh: opts.fresh,
       storageDir: opts.storageDir,
       handleSignals: true,

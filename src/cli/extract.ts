@@ -1,7 +1,7 @@
 /**
  * `gleaner extract` and `gleaner classify`: saved pages → JSON lines.
  */
-import { readFileSync, createWriteStream, existsSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,8 @@ import { createPage } from '../core/page.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
 import { UsageError } from './errors.js';
 import type { BatchPage } from './batch.js';
+import { checkTimezone, feedsFromCli } from './options.js';
+import { openFeed } from '../storage/feed-sink.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -46,7 +48,8 @@ export interface ExtractCliOptions {
   url?: string;
   kind?: string;
   batch?: string;
-  out?: string;
+  /** One or more `FILE[:FORMAT]` (.jsonl, .json, .csv). */
+  out?: string | string[];
   stream?: boolean;
   timezone?: string;
   /** Largest input read, bytes (default DEFAULT_MAX_INPUT_BYTES). */
@@ -55,6 +58,8 @@ export interface ExtractCliOptions {
   fetchedAt?: Date;
   /** Threads for --batch (default: the idle cores, see src/cli/batch.ts). */
   jobs?: number;
+  bom?: boolean;
+  csvRows?: string;
 }
 
 /** A gzip stream starts with these two bytes (RFC 1952 §2.3.1); no HTML page does. */
@@ -184,13 +189,22 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   const kind = (o.kind ?? 'auto') as ExtractKind;
   if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  if (o.timezone !== undefined) checkTimezone(o.timezone);
+  const outs = o.out === undefined ? [] : Array.isArray(o.out) ? o.out : [o.out];
+  if (outs.length && !o.batch) throw new UsageError('--out needs --batch MANIFEST.jsonl (without --batch, items go to standard output: redirect it, e.g. > items.jsonl)');
+  if (o.stream && !o.batch) throw new UsageError('--stream needs --batch MANIFEST.jsonl');
+  const feeds = feedsFromCli(outs, o);
   if (o.batch) {
-    if (!o.out) throw new UsageError('--batch needs --out OUT.jsonl');
+    if (!outs.length) throw new UsageError('--batch needs --out OUT.jsonl');
     const { entries, items, tooLarge } = await extractManifest(o.batch, { kind, stream: o.stream, timezone: o.timezone, maxBytes, fetchedAt: o.fetchedAt, jobs: o.jobs });
     for (const msg of tooLarge) process.stderr.write(`gleaner: ${msg}\n`);
-    const out = createWriteStream(o.out);
-    for (let i = 0; i < items.length; i++) out.write(JSON.stringify({ id: entries[i]!.id, ...items[i] }) + '\n');
-    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+    const sinks = feeds.map((f) => openFeed(f));
+    for (let i = 0; i < items.length; i++) {
+      // The manifest's id first, as before (an unknown key the item schema lets through).
+      const line = { id: entries[i]!.id, ...items[i]! } as Item & { id: string };
+      for (const s of sinks) await s.write(line);
+    }
+    for (const s of sinks) await s.close();
     return;
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');

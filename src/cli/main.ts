@@ -12,6 +12,9 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { packageVersion } from './package-info.js';
 
+/** commander collector for repeatable options (kept here: src/cli/options.ts loads the CSV library). */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 /** A commander parser for a positive integer option. */
 const positiveInt = (flag: string) => (v: string) => {
   const n = Number(v);
@@ -40,13 +43,15 @@ program
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--max-pages must be a positive integer (got "${v}")`);
     return n;
   })
-  .option('--out <file>', 'also export items to FILE.jsonl or FILE.csv')
+  .option('--out <file>', 'also export items to FILE[:FORMAT] (.jsonl, .json, .csv); repeat for several', collect)
+  .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
+  .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
   .option('--redis <url>', 'be one worker of the crawl shared through Redis (redis://host:port/db); start as many as you like')
   .option('--workers <n>', 'with --redis: start N local worker processes', positiveInt('--workers'))
   .option('--worker-id <id>', 'with --redis: this worker\'s name (a worker started again under its name takes its leases back at once)')
   .option('--lease-secs <s>', 'with --redis: lease length; a killed worker\'s pages go to others after it (default 30)', positiveNumber('--lease-secs'))
-  .action(async (spider: string, opts: { maxPages?: number; out?: string; fresh?: boolean; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
+  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; bom?: boolean; csvRows?: string; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });
@@ -80,7 +85,9 @@ program
   .option('--url <url>', 'URL the page was fetched from (resolves links, picks the site)')
   .option('--kind <kind>', 'auto | article | list | forum', 'auto')
   .option('--batch <manifest>', 'manifest.jsonl of {id, path, url?, site?}')
-  .option('--out <file>', 'output JSON lines (with --batch)')
+  .option('--out <file>', 'with --batch: write the items to FILE[:FORMAT] (.jsonl, .json, .csv); repeat for several', collect)
+  .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
+  .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
@@ -140,7 +147,7 @@ async function main() {
       process.exitCode = e.exitCode === 0 || INFO_CODES.has(e.code) ? e.exitCode : 2;
       return;
     }
-    if (e instanceof UsageError || (e as Error).name === 'SpiderConfigError') {
+    if (e instanceof UsageError || (e as Error).name === 'SpiderConfigError' || (e as Error).name === 'FeedError') {
       process.stderr.write(`gleaner: ${(e as Error).message}\n`);
       process.exitCode = (e as UsageError).exitCode ?? 2;
       return;

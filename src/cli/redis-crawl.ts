@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { SpiderConfig } from '../spider/config.js';
-import type { CrawlProgress } from '../crawler/crawl.js';
+import { feedSpecs, type CrawlProgress } from '../crawler/crawl.js';
+import type { FeedSpec } from '../storage/feed-sink.js';
 import { connectRedis, redactRedisUrl, runRedisSpider, type RedisCrawlSummary } from '../crawler/redis/run.js';
 import { prepareGeneration, parseState } from '../crawler/redis/frontier.js';
 import { withScripts } from '../crawler/redis/scripts.js';
@@ -19,6 +20,8 @@ export interface RedisCliOptions extends CrawlCliOptions {
   workers?: number;
   workerId?: string;
   leaseSecs?: number;
+  /** `--out` with `--bom` / `--csv-rows` applied (src/cli/options.ts); used instead of `out`. */
+  feeds?: FeedSpec[];
 }
 
 /** Set in `--workers` children: their parent exports the items. */
@@ -48,6 +51,7 @@ export async function runRedisCrawlCli(spiderArg: string, spider: SpiderConfig, 
     redis: url,
     maxPages: opts.maxPages,
     out: opts.out,
+    feeds: opts.feeds,
     fresh: opts.fresh,
     storageDir: opts.storageDir,
     workerId: opts.workerId,
@@ -110,7 +114,7 @@ async function runWorkers(spiderArg: string, spider: SpiderConfig, url: string, 
     const st = parseState((await withScripts(redis).glState(keys.meta, opts.maxPages ?? spider.maxPages ?? 0, '', '', 1)) as number[]);
     if (st.finished) {
       const storageDir = path.resolve(opts.storageDir ?? process.env.CRAWLEE_STORAGE_DIR ?? 'storage');
-      const ex = await exportItems(redis, keys.items, { name: spider.name, out: opts.out, storageDir });
+      const ex = await exportItems(redis, keys.items, { name: spider.name, feeds: feedSpecs(spider, { out: opts.out, feeds: opts.feeds }), storageDir });
       process.stdout.write(`${spider.name}: finished by ${n} workers · ${st.ok} pages ok, ${st.failed} failed · ${ex.items} items → ${path.relative(process.cwd(), ex.datasetDir!) || ex.datasetDir}${ex.out ? ` and ${ex.out}` : ''}\n`);
     } else {
       process.stdout.write(`${spider.name}: stopped (workers exited ${codes.join(', ')}); ${st.queued} queued, ${st.leased} leased — run again to rejoin\n`);

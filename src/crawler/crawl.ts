@@ -30,7 +30,8 @@ import { AbortedError, BlockedError, FetchError, HttpStatusError, RedirectError,
 import { FailureLog, displayUrl } from './failure-log.js';
 import { seenAsDirectoryTwin } from './url-aliases.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
-import { CallbackSink, DatasetFileSink, FileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
+import { CallbackSink, DatasetFileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
+import { checkFeed, FeedError, openFeed, parseOutArg, type FeedSpec } from '../storage/feed-sink.js';
 import { ItemPipeline } from './pipeline.js';
 import { normaliseUrl, urlNormalisation } from './normalise-url.js';
 import { consoleLogger } from './log.js';
@@ -131,6 +132,12 @@ export interface CrawlSummary extends CrawlProgress {
   /** Pages a middleware dropped on purpose (`ctx.drop`), by reason. */
   dropped: Record<string, number>;
   invalidItems: Record<string, number>;
+  /** Items the spider's pipelines dropped, by reason. */
+  droppedByPipeline: Record<string, number>;
+  /** Items dropped because a pipeline stage threw, by stage. */
+  pipelineErrors: Record<string, number>;
+  /** The feed files written. */
+  feeds: string[];
   duplicates: number;
   skippedByRobots: number;
   resumed: boolean;
@@ -143,8 +150,11 @@ export interface RunOptions {
   storageDir?: string;
   /** Overrides the spider's `maxPages`. */
   maxPages?: number;
-  /** Also export items to FILE.jsonl or FILE.csv. */
-  out?: string;
+  /** Also export items to these files (`FILE[:FORMAT]`: .jsonl, .json, .csv), besides the
+   * spider's `feeds`. */
+  out?: string | string[];
+  /** Feeds with options (the CLI's `--out` with `--bom` / `--csv-rows`). */
+  feeds?: FeedSpec[];
   /** Forget this spider's queue and dataset and start over. */
   fresh?: boolean;
   log?: Logger;
@@ -201,6 +211,22 @@ function cookieHeaderFor(url: string, spider: SpiderConfig): string | undefined 
   return parts.length ? parts.join('; ') : undefined;
 }
 
+/** The spider's feeds and the run's (`--out`), checked before anything is opened. */
+export function feedSpecs(spider: SpiderConfig, opts: RunOptions): FeedSpec[] {
+  const out: FeedSpec[] = [];
+  for (const [file, o] of Object.entries(spider.feeds ?? {})) out.push({ ...o, path: file.replaceAll('{spider}', spider.name) });
+  for (const arg of opts.out === undefined ? [] : Array.isArray(opts.out) ? opts.out : [opts.out]) out.push(parseOutArg(arg));
+  out.push(...(opts.feeds ?? []));
+  const paths = new Set<string>();
+  for (const f of out) {
+    checkFeed(f);
+    const abs = path.resolve(f.path);
+    if (paths.has(abs)) throw new FeedError(`feed ${f.path} is given twice`);
+    paths.add(abs);
+  }
+  return out;
+}
+
 /**
  * Crawl a spider to completion (or until its page budget, or a signal). Resumes an interrupted
  * crawl of the same spider; starts over after a finished one (like Crawlee's purge on start).
@@ -208,6 +234,7 @@ function cookieHeaderFor(url: string, spider: SpiderConfig): string | undefined 
 export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions = {}): Promise<CrawlSummary> {
   const spider = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
   const log = opts.log ?? consoleLogger(spider.name);
+  const feeds = feedSpecs(spider, opts);
   const c = spider.crawler ?? {};
   const render = !!c.render;
   if (render && !playwrightInstalled()) {
@@ -251,9 +278,11 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
 
   const dataset = opts.itemSink ? undefined : DatasetFileSink.open(storageDir, spider.name);
   const sinks: ItemSink[] = opts.itemSink ? [opts.itemSink] : [dataset!];
-  if (opts.out && !opts.itemSink) sinks.push(new FileSink(opts.out, previousItems));
+  // With a shared item sink (Redis) the feeds are written from the crawl's stream when it finishes.
+  if (!opts.itemSink) for (const f of feeds) sinks.push(openFeed(f, previousItems));
   if (opts.onItem) sinks.push(new CallbackSink(opts.onItem));
-  const pipeline = new ItemPipeline(sinks, log, previousItems);
+  const pipeline = new ItemPipeline(sinks, log, previousItems, { stages: spider.pipelines, spider: spider.name });
+  await pipeline.open();
   const store = opts.siteStore ?? (await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`)));
 
   const chain: Middleware[] = buildChain(BUILTIN_MIDDLEWARE, { settings: spider.middleware, extra: spider.extraMiddleware ?? [] }, log);
@@ -694,6 +723,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     directoryTwins: directoryTwins.size,
     dropped,
     invalidItems: { ...pipeline.invalid },
+    droppedByPipeline: { ...pipeline.dropped },
+    pipelineErrors: { ...pipeline.errors },
+    feeds: feeds.map((f) => f.path),
     duplicates: pipeline.duplicates,
     skippedByRobots,
     resumed,

@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import { globToRegExp } from './follow-rules.js';
+import type { PipelineSpec } from '../crawler/pipeline.js';
+import { checkFeed, CSV_ROWS, FEED_FORMATS, type FeedOptions } from '../storage/feed-sink.js';
+import { ITEM_KINDS } from '../core/item.js';
 
 /** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
 export interface FollowRule {
@@ -93,6 +96,13 @@ export interface SpiderConfig {
   /** Query parameters (name globs or RegExps) dropped from URLs before the seen-set, besides the
    * tracking ones (`utm_*`, `fbclid`, `gclid` …). The rest of the query is sorted by name. */
   ignoreQueryParams?: Array<string | RegExp>;
+  /** Item pipeline stages, in order (Scrapy's ITEM_PIPELINES): functions `(item, ctx) => item |
+   * undefined | null` (async allowed) or `{ name, open?, process, close? }`. `null` or
+   * `ctx.drop(reason)` drops the item, counted in the summary. */
+  pipelines?: PipelineSpec[];
+  /** Feeds (Scrapy's FEEDS): file path → options; several at once. `{spider}` in a path is the
+   * spider's name. Relative paths are relative to the working directory. */
+  feeds?: Record<string, FeedOptions>;
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -160,6 +170,19 @@ const crawlerSchema = z.strictObject({
   maxFailedPages: positiveInt.optional(),
 }).refine((c) => c.minConcurrency === undefined || c.maxConcurrency === undefined || c.minConcurrency <= c.maxConcurrency, { message: 'minConcurrency must not exceed maxConcurrency', path: ['minConcurrency'] });
 
+const pipelineStage = z.custom<PipelineSpec>(
+  (v) => typeof v === 'function' || (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { process?: unknown }).process === 'function'),
+  'expected a function (item, ctx) => item | undefined | null, or {name, open?, process, close?}',
+);
+
+const feedOptions = z.strictObject({
+  format: z.enum(FEED_FORMATS).optional(),
+  fields: z.array(z.string().min(1)).min(1).optional(),
+  rows: z.enum(CSV_ROWS).optional(),
+  bom: z.boolean().optional(),
+  kinds: z.array(z.enum(ITEM_KINDS)).optional(),
+});
+
 const timezone = z.string().refine((tz) => {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
@@ -184,6 +207,8 @@ export const spiderSchema = z.strictObject({
   redis: z.string().regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL').optional(),
   keepUrlFragment: z.boolean().optional(),
   ignoreQueryParams: z.array(pattern).optional(),
+  pipelines: z.array(pipelineStage).optional(),
+  feeds: z.record(z.string().min(1), feedOptions).optional(),
 });
 
 /** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":
@@ -273,8 +298,21 @@ export function validateSpider(raw: unknown, source = 'spider'): SpiderConfig {
       }
     }
   }
-  // Middleware names must exist: a typo would otherwise silently keep the default.
   const obj = raw as Partial<SpiderConfig> | undefined;
+  // Feeds: the format from the extension, CSV-only options on CSV feeds (per file, unless the
+  // schema already found a problem in that feed's options).
+  if (obj && typeof obj === 'object' && obj.feeds && typeof obj.feeds === 'object') {
+    const flagged = new Set((result.success ? [] : result.error.issues).filter((i) => i.path[0] === 'feeds').map((i) => String(i.path[1])));
+    for (const [file, o] of Object.entries(obj.feeds)) {
+      if (flagged.has(file) || !o || typeof o !== 'object') continue;
+      try {
+        checkFeed({ ...o, path: file });
+      } catch (e) {
+        problems.push(`${formatPath(['feeds', file])}: ${(e as Error).message.replace(/^feed [^:]*: /, '')}`);
+      }
+    }
+  }
+  // Middleware names must exist: a typo would otherwise silently keep the default.
   if (obj && typeof obj === 'object' && obj.middleware && typeof obj.middleware === 'object') {
     const known = new Set(Object.keys(BUILTIN_MIDDLEWARE));
     for (const m of Array.isArray(obj.extraMiddleware) ? obj.extraMiddleware : []) if (m && typeof m.name === 'string') known.add(m.name);

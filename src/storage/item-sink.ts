@@ -1,11 +1,13 @@
 /**
  * Where items go, behind a small interface: a Crawlee dataset per spider
- * (`storage/datasets/<spider>/`), JSON-lines and CSV exports (`--out`), or a callback.
+ * (`storage/datasets/<spider>/`), feeds (JSON Lines, JSON, CSV: `--out`, a spider's `feeds`;
+ * src/storage/feed-sink.ts), or a callback.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Configuration, Dataset, MemoryStorage } from 'crawlee';
 import type { Item } from '../core/item.js';
+import { openFeed, type FeedOptions } from './feed-sink.js';
 
 /** Where an item comes from, for sinks that store it with its page (the Redis sink commits the
  * item with the page's lease). */
@@ -165,44 +167,24 @@ export class DatasetFileSink implements ItemSink {
   }
 }
 
-/** Columns of the CSV export; nested values (items, posts, pageType) as JSON text. */
-export const CSV_COLUMNS = ['url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'images', 'items', 'nextPage', 'pages', 'posts', 'pageType', 'error'] as const;
-
-function csvCell(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /**
- * `--out FILE.jsonl|FILE.csv`: the file mirrors the crawl's dataset. It is rewritten on open with
- * the items an interrupted run already stored (`existing`), then appended to synchronously, so a
- * crash never leaves the export short of, or ahead of, the dataset.
+ * `--out FILE.jsonl|FILE.json|FILE.csv`: one feed (src/storage/feed-sink.ts), rewritten on open
+ * with the items an interrupted run already stored (`existing`), so it never falls short of, or
+ * runs ahead of, the dataset.
  */
 export class FileSink implements ItemSink {
-  private fd: number;
-  private readonly csv: boolean;
+  private readonly feed: ItemSink;
 
-  constructor(file: string, existing: Item[] = []) {
-    const ext = path.extname(file).toLowerCase();
-    if (ext !== '.jsonl' && ext !== '.csv' && ext !== '.ndjson') throw new Error(`--out must end in .jsonl or .csv (got ${file})`);
-    this.csv = ext === '.csv';
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.fd = openSync(file, 'w');
-    if (this.csv) writeSync(this.fd, CSV_COLUMNS.join(',') + '\n');
-    for (const item of existing) writeSync(this.fd, this.line(item));
+  constructor(file: string, existing: Item[] = [], options: FeedOptions = {}) {
+    this.feed = openFeed({ ...options, path: file }, existing);
   }
 
-  private line(item: Item): string {
-    return this.csv ? CSV_COLUMNS.map((c) => csvCell((item as unknown as Record<string, unknown>)[c])).join(',') + '\n' : JSON.stringify(item) + '\n';
+  write(item: Item): Promise<void> {
+    return this.feed.write(item);
   }
 
-  async write(item: Item): Promise<void> {
-    writeSync(this.fd, this.line(item));
-  }
-
-  async close(): Promise<void> {
-    closeSync(this.fd);
+  close(): Promise<void> {
+    return this.feed.close();
   }
 }
 

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Item } from '../core/item.js';
 import type { RedisFrontier } from '../crawler/redis/frontier.js';
 import { DatasetFileSink, FileSink, type ItemMeta, type ItemSink } from './item-sink.js';
+import { openFeed, type FeedSpec } from './feed-sink.js';
 
 export class RedisItemSink implements ItemSink {
   constructor(private readonly frontier: RedisFrontier) {}
@@ -47,12 +48,14 @@ export interface ExportResult {
 }
 
 /**
- * Write a crawl's items once each: to `out` (.jsonl or .csv) and/or to a Crawlee dataset folder
+ * Write a crawl's items once each: to `out` (.jsonl or .csv), to `feeds` (a spider's feeds and
+ * `--out FILE[:FORMAT]`, src/storage/feed-sink.ts) and/or to a Crawlee dataset folder
  * `<storageDir>/datasets/<name>/`. The dataset is written beside and renamed into place, so a
  * reader never sees half of it.
  */
-export async function exportItems(redis: Redis, streamKey: string, opts: { out?: string; storageDir?: string; name: string }): Promise<ExportResult> {
-  const file = opts.out ? new FileSink(opts.out) : undefined;
+export async function exportItems(redis: Redis, streamKey: string, opts: { out?: string; feeds?: FeedSpec[]; storageDir?: string; name: string }): Promise<ExportResult> {
+  const files: ItemSink[] = [...(opts.out ? [new FileSink(opts.out)] : []), ...(opts.feeds ?? []).map((f) => openFeed(f))];
+  const outs = [...(opts.out ? [opts.out] : []), ...(opts.feeds ?? []).map((f) => f.path)];
   let dataset: DatasetFileSink | undefined;
   let tmpDir: string | undefined;
   let finalDir: string | undefined;
@@ -67,12 +70,12 @@ export async function exportItems(redis: Redis, streamKey: string, opts: { out?:
   let items = 0;
   try {
     for await (const item of streamItems(redis, streamKey)) {
-      await file?.write(item);
+      for (const f of files) await f.write(item);
       await dataset?.write(item);
       items++;
     }
   } finally {
-    await file?.close();
+    for (const f of files) await f.close();
     await dataset?.close();
   }
   if (tmpDir && finalDir) {
@@ -80,5 +83,5 @@ export async function exportItems(redis: Redis, streamKey: string, opts: { out?:
     renameSync(tmpDir, finalDir);
     DatasetFileSink.open(opts.storageDir!, opts.name); // rewrites the metadata under the real name
   }
-  return { items, out: opts.out, datasetDir: finalDir };
+  return { items, out: outs.length ? outs.join(', ') : undefined, datasetDir: finalDir };
 }

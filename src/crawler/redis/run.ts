@@ -10,7 +10,7 @@ import { siteStateReady } from '../../chain/site-state.js';
 import { validateSpider, type SpiderConfig } from '../../spider/config.js';
 import { RedisItemSink, exportItems, type ExportResult } from '../../storage/redis-item-sink.js';
 import { RedisSiteStore } from '../../storage/redis-site-store.js';
-import { DEFAULTS, runSpider, type CrawlSummary, type RunOptions } from '../crawl.js';
+import { DEFAULTS, feedSpecs, runSpider, type CrawlSummary, type RunOptions } from '../crawl.js';
 import { consoleLogger } from '../log.js';
 import { REDIS_DEFAULTS, RedisFrontier, type JoinMode, type RedisCrawlState } from './frontier.js';
 import { RedisHostRateLimiter, sharedRobotsFetcher } from './politeness.js';
@@ -111,9 +111,12 @@ export async function runRedisSpider(input: SpiderConfig | unknown, opts: RedisR
     }).finally(() => limiter.close());
     const finished = summary.finished && !frontier.lost;
     let exported: ExportResult | undefined;
-    if (finished && opts.exportOnFinish !== false && (frontier.wonFinish || opts.out)) {
+    // The worker that saw the finish first writes the dataset and the spider's feeds; any worker
+    // writes its own --out files.
+    const feeds = feedSpecs(frontier.wonFinish ? spider : { ...spider, feeds: undefined }, opts);
+    if (finished && opts.exportOnFinish !== false && (frontier.wonFinish || feeds.length)) {
       const storageDir = path.resolve(opts.storageDir ?? process.env.CRAWLEE_STORAGE_DIR ?? 'storage');
-      exported = await exportItems(redis, frontier.keys.items, { name: spider.name, out: opts.out, storageDir: frontier.wonFinish ? storageDir : undefined });
+      exported = await exportItems(redis, frontier.keys.items, { name: spider.name, feeds, storageDir: frontier.wonFinish ? storageDir : undefined });
     }
     return {
       ...summary,
