@@ -8,6 +8,7 @@
  * and `classify` never load the crawler, and `--version` loads nothing else.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { packageVersion } from './package-info.js';
@@ -76,6 +77,19 @@ program
   .action(async (spider: string, opts: { redis?: string; out?: string }) => {
     const { runExportCli } = await import('./export.js');
     await runExportCli(spider, opts);
+  });
+
+program
+  .command('genspider')
+  .description('write a starter spider file: spiders/<name>.ts')
+  .argument('<name>', 'spider name (letters, digits, ".", "_", "-")')
+  .argument('<url>', 'start URL')
+  .option('--dir <dir>', 'folder to write it in', 'spiders')
+  .option('--force', 'overwrite an existing file')
+  .action(async (name: string, url: string, opts: { dir?: string; force?: boolean }) => {
+    const { runGenspider } = await import('./genspider.js');
+    const file = runGenspider(name, url, opts);
+    process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}: run it with  npx gleaner crawl ${path.relative(process.cwd(), file) || file}\n`);
   });
 
 program

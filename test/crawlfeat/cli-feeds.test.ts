@@ -1,24 +1,10 @@
 /** The command line's feeds and option checks (issue 16 item 2), as a user runs them. */
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvObjects } from './csv.js';
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-
-export function gleaner(args: string[], env: Record<string, string> = {}, cwd = root): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsx, path.join(root, 'src/cli/main.ts'), ...args], { cwd, env: { ...process.env, GLEANER_DEMO_URL: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+import { gleaner } from './cli.js';
 
 describe('gleaner crawl --out (several feeds at once)', () => {
   it('writes JSON Lines, JSON and CSV (rows per post, BOM) from one crawl of the demo', async () => {
