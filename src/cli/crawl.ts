@@ -16,6 +16,7 @@ export interface CrawlCliOptions {
   bom?: boolean;
   csvRows?: string;
   fresh?: boolean;
+  recrawl?: boolean;
   storageDir?: string;
   /** One worker of a crawl shared through Redis (overrides the spider's `redis`). */
   redis?: string;
@@ -56,6 +57,7 @@ export function summaryText(s: CrawlSummary): string {
   if (Object.keys(s.invalidItems).length) lines.push(`  invalid items: ${fmt(s.invalidItems)}`);
   if (Object.keys(s.droppedByPipeline).length) lines.push(`  dropped by pipelines: ${fmt(s.droppedByPipeline)}`);
   if (Object.keys(s.pipelineErrors).length) lines.push(`  pipeline errors: ${fmt(s.pipelineErrors)}`);
+  if (s.recrawl) lines.push(`  recrawl:  pass ${s.recrawl.pass}: ${s.recrawl.revisited} pages re-visited, ${s.recrawl.notModified} not modified (304), ${s.recrawl.unchanged} unchanged, ${s.recrawl.changed} changed`);
   if (s.skippedByRobots) lines.push(`  skipped by robots.txt: ${s.skippedByRobots}`);
   lines.push(`  dataset:  ${path.relative(process.cwd(), s.datasetDir) || s.datasetDir}`);
   if (s.feeds.length) lines.push(`  feeds:    ${s.feeds.join(', ')}`);
@@ -110,6 +112,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       maxPages: opts.maxPages,
       feeds,
       fresh: opts.fresh,
+      recrawl: opts.recrawl,
       storageDir: opts.storageDir,
       handleSignals: true,
       onProgress: (p) => process.stderr.write(progressLine(p) + '\n'),

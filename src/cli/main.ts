@@ -48,11 +48,12 @@ program
   .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
   .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
+  .option('--recrawl', 'after a finished crawl: keep the dataset, re-visit list and thread pages (conditional requests), store only new pages and changed threads')
   .option('--redis <url>', 'be one worker of the crawl shared through Redis (redis://host:port/db); start as many as you like')
   .option('--workers <n>', 'with --redis: start N local worker processes', positiveInt('--workers'))
   .option('--worker-id <id>', 'with --redis: this worker\'s name (a worker started again under its name takes its leases back at once)')
   .option('--lease-secs <s>', 'with --redis: lease length; a killed worker\'s pages go to others after it (default 30)', positiveNumber('--lease-secs'))
-  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; bom?: boolean; csvRows?: string; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
+  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });

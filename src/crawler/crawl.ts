@@ -30,11 +30,13 @@ import { AbortedError, BlockedError, FetchError, HttpStatusError, RedirectError,
 import { FailureLog, displayUrl } from './failure-log.js';
 import { seenAsDirectoryTwin } from './url-aliases.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
-import { CallbackSink, DatasetFileSink, repairDataset, type ItemSink } from '../storage/item-sink.js';
+import { CallbackSink, DatasetFileSink, datasetEntries, repairDataset, type ItemSink } from '../storage/item-sink.js';
 import { checkFeed, FeedError, openFeed, parseOutArg, type FeedSpec } from '../storage/feed-sink.js';
 import { ItemPipeline } from './pipeline.js';
 import { normaliseUrl, urlNormalisation } from './normalise-url.js';
 import { consoleLogger } from './log.js';
+import { conditionalStep, fingerprint, NotModifiedError, PageMemory, type RecrawlOptions } from './recrawl.js';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** Defaults, in one place. */
 export const DEFAULTS = {
@@ -139,6 +141,9 @@ export interface CrawlSummary extends CrawlProgress {
   /** The feed files written. */
   feeds: string[];
   duplicates: number;
+  /** Set on a recrawl pass: pages re-visited, answered 304, unchanged (200 with the same
+   * content), and changed (stored again). */
+  recrawl?: { pass: number; revisited: number; notModified: number; unchanged: number; changed: number };
   skippedByRobots: number;
   resumed: boolean;
   finished: boolean;
@@ -155,6 +160,10 @@ export interface RunOptions {
   out?: string | string[];
   /** Feeds with options (the CLI's `--out` with `--bom` / `--csv-rows`). */
   feeds?: FeedSpec[];
+  /** After a finished crawl, run an incremental recrawl pass (dataset kept, list and thread
+   * pages re-visited with conditional requests) instead of starting over; an object overrides the
+   * spider's `recrawl` options. A spider with `recrawl` does this by itself. */
+  recrawl?: boolean | RecrawlOptions;
   /** Forget this spider's queue and dataset and start over. */
   fresh?: boolean;
   log?: Logger;
@@ -266,11 +275,24 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   // --- state: frontier, dataset, site store -------------------------------------------------
   if (opts.fresh) rmSync(datasetDir, { recursive: true, force: true });
   const frontier: Frontier = opts.frontier ?? JournalFrontier.open(stateDir, spider.name, { fresh: opts.fresh });
+  const pageMemory = PageMemory.open(path.join(stateDir, `${spider.name}.pages.json`));
+  if (opts.fresh) pageMemory.clear();
+  const recrawlOptions: RecrawlOptions | undefined = opts.recrawl ? { ...(spider.recrawl ?? {}), ...(typeof opts.recrawl === 'object' ? opts.recrawl : {}) } : spider.recrawl;
   if (frontier instanceof JournalFrontier && frontier.previousFinished && !opts.fresh) {
-    log.info(`the previous crawl of "${spider.name}" finished: starting over (dataset replaced; an interrupted crawl would resume)`);
-    frontier.reset();
-    rmSync(datasetDir, { recursive: true, force: true });
+    if (recrawlOptions && pageMemory.size) {
+      const due = pageMemory.startPass(recrawlOptions, new Date(), datasetEntries(datasetDir), () => {
+        const st = frontier.stats();
+        return st.done - st.failed - (st.skipped ?? 0);
+      }, (pages) => frontier.revisit(pages.map(([url, r]) => ({ url, label: r.label, depth: r.depth, revisit: true }))));
+      log.info(`recrawl pass ${pageMemory.pass}: re-visiting ${due.length} list and thread pages (dataset kept; only unseen links are followed)`);
+    } else {
+      log.info(`the previous crawl of "${spider.name}" finished: starting over (dataset replaced; an interrupted crawl would resume)`);
+      frontier.reset();
+      pageMemory.clear();
+      rmSync(datasetDir, { recursive: true, force: true });
+    }
   }
+  const recrawling = pageMemory.pass > 0;
   const resumed = frontier instanceof JournalFrontier ? frontier.resumed && !frontier.previousFinished && !opts.fresh : false;
   const previousItems = opts.itemSink ? [] : repairDataset(datasetDir);
   if (frontier instanceof JournalFrontier) frontier.markStored(previousItems.map((i) => i.url));
@@ -279,7 +301,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const dataset = opts.itemSink ? undefined : DatasetFileSink.open(storageDir, spider.name);
   const sinks: ItemSink[] = opts.itemSink ? [opts.itemSink] : [dataset!];
   // With a shared item sink (Redis) the feeds are written from the crawl's stream when it finishes.
-  if (!opts.itemSink) for (const f of feeds) sinks.push(openFeed(f, previousItems));
+  // A recrawl pass's feeds hold the pass's own items (those after the entries it started with).
+  if (!opts.itemSink) for (const f of feeds) sinks.push(openFeed(f, recrawling ? previousItems.slice(pageMemory.datasetStart) : previousItems));
   if (opts.onItem) sinks.push(new CallbackSink(opts.onItem));
   const pipeline = new ItemPipeline(sinks, log, previousItems, { stages: spider.pipelines, spider: spider.name });
   await pipeline.open();
@@ -306,8 +329,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   /** Pages fetched successfully by earlier runs of this crawl (resume): the budget counts them. */
   const previousPages = (() => {
     const st = frontier.stats();
-    return Math.max(0, st.done - st.failed - (st.skipped ?? 0));
+    return Math.max(0, st.done - st.failed - (st.skipped ?? 0) - (recrawling ? pageMemory.passBaseline : 0));
   })();
+  const recrawlCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0 };
   const failuresByMiddleware: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
@@ -380,7 +404,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const failureLog = new FailureLog(log);
   let retries = 0;
   const downloader = new Downloader({
-    steps: defaultSteps({
+    steps: [
+      ...defaultSteps({
       domains,
       guard: spider.allowPrivateAddresses ? undefined : guard,
       robots,
@@ -391,7 +416,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         baseDelayMs: (c.retryBackoffSecs ?? DEFAULTS.retryBackoffSecs) * 1000,
         maxDelayMs: (c.maxRetryDelaySecs ?? DEFAULTS.maxRetryDelaySecs) * 1000,
       },
-    }),
+      }),
+      conditionalStep(pageMemory, () => recrawling),
+    ],
     timeoutMs: timeoutSecs * 1000,
     maxBytes,
     signal: stop.signal,
@@ -450,7 +477,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
 
   /** One fetched response through the chain. Order matters for resume: follow-ups are journaled
    * first, then the item is stored, then the request is marked done. */
-  const handleResponse = async (request: CrawleeRequest, res: { url: string; body: Uint8Array | string; contentType?: string }) => {
+  const handleResponse = async (request: CrawleeRequest, res: { url: string; body: Uint8Array | string; contentType?: string; headers?: IncomingHttpHeaders }) => {
     const from = request.userData as FrontierRequest;
     const fetchedAt = new Date();
     let item: Item | undefined;
@@ -488,7 +515,32 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (ctx.drop) bump(dropped, ctx.drop);
       else item = finishItem(ctx, spider.name);
     }
-    if (item) await pipeline.process(item, { requestUrl: request.url });
+    if (item) {
+      // Lists and threads are remembered (validators, content fingerprint) for a later recrawl; a
+      // re-visited page is stored again only when its content changed.
+      let update = false;
+      let store = true;
+      if (item.kind === 'list' || item.kind === 'forum' || from.revisit) {
+        const fp = fingerprint(item);
+        const before = pageMemory.get(request.url);
+        pageMemory.record(request.url, item, { label: from.label, depth: from.depth, headers: res.headers, fetchedAt, fingerprint: fp });
+        // A recrawl stores what is new to read: list pages (re-visited or new) only with listItems.
+        if (recrawling && item.kind === 'list' && !recrawlOptions?.listItems) store = false;
+        if (from.revisit) {
+          recrawlCounts.revisited++;
+          if (!store) {
+            /* a list page: how new pages are found */
+          } else if (before?.fingerprint === fp) {
+            recrawlCounts.unchanged++;
+            store = false;
+          } else {
+            recrawlCounts.changed++;
+            update = true;
+          }
+        }
+      }
+      if (store) await pipeline.process(item, { requestUrl: request.url }, { update });
+    }
     pages++;
     await frontier.done(request.url, 'ok');
     // A redirect target is done too: do not fetch it again when a link leads there.
@@ -572,9 +624,21 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         async requestHandler({ request }) {
           activeHandlers++;
           try {
-            const res = await downloader.fetch(request.url);
+            let res;
+            try {
+              res = await downloader.fetch(request.url);
+            } catch (e) {
+              if (!(e instanceof NotModifiedError)) throw e;
+              // Unchanged since the last pass: not read, not parsed, its links are known.
+              recrawlCounts.revisited++;
+              recrawlCounts.notModified++;
+              pageMemory.touch(request.url, new Date());
+              await frontier.done(request.url, 'ok');
+              await settle();
+              return;
+            }
             if (stop.signal.aborted) throw new AbortedError(request.url);
-            await handleResponse(request, { url: res.url, body: res.body, contentType: res.contentType });
+            await handleResponse(request, { url: res.url, body: res.body, contentType: res.contentType, headers: res.headers });
             await settle();
           } finally {
             activeHandlers--;
@@ -657,6 +721,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     void Promise.resolve(frontier.checkpoint()).catch((e) => log.error(`checkpoint failed: ${(e as Error).message}`));
     void store.flush().catch((e) => log.error(`site state flush failed: ${(e as Error).message}`));
     dataset?.flush();
+    pageMemory.flush();
   }, opts.checkpointIntervalMs ?? DEFAULTS.checkpointIntervalMs);
   progressTimer.unref();
   checkpointTimer.unref();
@@ -701,6 +766,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     await closeChain(chain, env);
     await pipeline.close();
     await store.flush();
+    pageMemory.flush();
     await frontier.close(isFinished());
     await crawler.teardown?.().catch(() => {});
     await requestQueue.drop().catch(() => {});
@@ -727,6 +793,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     pipelineErrors: { ...pipeline.errors },
     feeds: feeds.map((f) => f.path),
     duplicates: pipeline.duplicates,
+    recrawl: recrawling ? { pass: pageMemory.pass, ...recrawlCounts } : undefined,
     skippedByRobots,
     resumed,
     finished: isFinished(),

@@ -22,6 +22,8 @@ export interface FrontierRequest {
   /** Unique key of this hand-out, when a URL may be handed out again (a shared frontier leases a
    * URL anew after a lease expired). Default: the URL. */
   key?: string;
+  /** Queued again by a recrawl pass (the page was visited by an earlier pass). */
+  revisit?: boolean;
 }
 
 export type DoneOutcome = 'ok' | 'failed' | 'skipped';
@@ -46,6 +48,8 @@ export interface Frontier {
    * (no page: robots.txt refused it, or it is an alias of another URL). Also accepts URLs never
    * added (a redirect target reached through another URL). The page budget counts `ok` only. */
   done(url: string, outcome: DoneOutcome): void | Promise<void>;
+  /** Queue done pages again (incremental recrawl); optional. */
+  revisit?(requests: FrontierRequest[]): FrontierRequest[] | Promise<FrontierRequest[]>;
   /** Whether a URL was already accepted. */
   has(url: string): boolean | Promise<boolean>;
   stats(): FrontierStats;
@@ -70,7 +74,7 @@ interface Snapshot {
   skipped?: string[];
 }
 
-type JournalLine = { a: FrontierRequest[] } | { d: string } | { f: string } | { s: string };
+type JournalLine = { a: FrontierRequest[] } | { d: string } | { f: string } | { s: string } | { r: FrontierRequest[] };
 
 /** In-memory frontier made durable by a journal + snapshot pair of files. */
 export class JournalFrontier implements Frontier {
@@ -167,6 +171,8 @@ export class JournalFrontier implements Frontier {
         }
         if ('a' in rec) {
           for (const r of rec.a) if (!this.doneSet.has(r.url) && !this.pending.has(r.url)) this.enqueue(r);
+        } else if ('r' in rec) {
+          for (const r of rec.r) this.requeue(r);
         } else if ('d' in rec) this.markDone(rec.d, 'ok');
         else if ('f' in rec) this.markDone(rec.f, 'failed');
         else if ('s' in rec) this.markDone(rec.s, 'skipped');
@@ -199,7 +205,25 @@ export class JournalFrontier implements Frontier {
 
   /** Mark URLs done without fetching them (items already in the dataset). */
   markStored(urls: Iterable<string>): void {
-    for (const u of urls) if (!this.doneSet.has(u)) this.markDone(u, 'ok');
+    // A page a recrawl queued again has an item from the earlier pass: it is still to be visited.
+    for (const u of urls) if (!this.doneSet.has(u) && !this.pending.get(u)?.revisit) this.markDone(u, 'ok');
+  }
+
+  private requeue(r: FrontierRequest): boolean {
+    if (this.pending.has(r.url)) return false;
+    this.doneSet.delete(r.url);
+    this.failedSet.delete(r.url);
+    this.skippedSet.delete(r.url);
+    this.enqueue(r);
+    return true;
+  }
+
+  /** Queue pages again that were done (a recrawl pass re-visiting list and thread pages); the
+   * seen-set keeps everything else. Journaled like `add`. */
+  revisit(requests: FrontierRequest[]): FrontierRequest[] {
+    const accepted = requests.filter((r) => this.requeue(r));
+    if (accepted.length) this.append({ r: accepted });
+    return accepted;
   }
 
   add(requests: FrontierRequest[]): FrontierRequest[] {

@@ -125,12 +125,13 @@ export class ItemPipeline {
   }
 
   /** `meta`: where the item comes from, passed on to the sinks (the Redis sink commits the item
-   * with its page's lease). */
-  async process(item: Item, meta?: ItemMeta): Promise<PipelineOutcome> {
+   * with its page's lease). `update`: a page stored before whose content changed (a recrawl's
+   * thread page with new floors): stored again. */
+  async process(item: Item, meta?: ItemMeta, opts: { update?: boolean } = {}): Promise<PipelineOutcome> {
     const reason = problemOf(item);
     if (reason) return this.reject(item, reason);
     const key = itemKey(item);
-    if (this.seen.has(key)) {
+    if (this.seen.has(key) && !opts.update) {
       this.duplicates++;
       return 'duplicate';
     }

@@ -8,7 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
-import { enPost, forumThread, zhArticle, rng, pick, type ZhArticle } from './text.js';
+import { createHash } from 'node:crypto';
+import { enPost, forumThread, zhArticle, rng, pick, FLOORS_PER_PAGE, type ZhArticle } from './text.js';
 
 /** Site size: small enough to crawl in seconds, big enough for templates and pagination. */
 export const NEWS_PAGES = 3;
@@ -52,11 +53,21 @@ export function newsUrl(id: number): string {
   return `/news/2024/05/art_${1000 + id}.html`;
 }
 
-function newsList(page: number): string {
+/** News ids in list order: the articles added later (`DemoServer.addArticles`) first, newest on
+ * top, then the bundled ones; pages of NEWS_PER_PAGE. */
+function newsOrder(state: DemoState): number[] {
+  const added = Array.from({ length: state.addedArticles }, (_, i) => NEWS_PAGES * NEWS_PER_PAGE + state.addedArticles - 1 - i);
+  return [...added, ...Array.from({ length: NEWS_PAGES * NEWS_PER_PAGE }, (_, i) => i)];
+}
+
+const newsPageCount = (state: DemoState) => Math.ceil(newsOrder(state).length / NEWS_PER_PAGE);
+
+function newsList(page: number, state: DemoState): string {
   const start = (page - 1) * NEWS_PER_PAGE;
-  const items = Array.from({ length: NEWS_PER_PAGE }, (_, i) => zhArticle(start + i));
-  const pager = Array.from({ length: NEWS_PAGES }, (_, i) => (i + 1 === page ? `<span class="cur">${i + 1}</span>` : `<a href="${i === 0 ? '/news/' : `/news/list_${i + 1}.html`}">${i + 1}</a>`)).join(' ');
-  const next = page < NEWS_PAGES ? ` <a href="/news/list_${page + 1}.html" class="next">下一页</a>` : '';
+  const items = newsOrder(state).slice(start, start + NEWS_PER_PAGE).map((id) => zhArticle(id));
+  const pages = newsPageCount(state);
+  const pager = Array.from({ length: pages }, (_, i) => (i + 1 === page ? `<span class="cur">${i + 1}</span>` : `<a href="${i === 0 ? '/news/' : `/news/list_${i + 1}.html`}">${i + 1}</a>`)).join(' ');
+  const next = page < pages ? ` <a href="/news/list_${page + 1}.html" class="next">下一页</a>` : '';
   const body = `<h2 class="channel">本地新闻</h2>
 <ul class="news-list">${items.map((a) => `<li><a href="${newsUrl(a.id)}">${esc(a.title)}</a><span class="date">${a.dateText.split(' ')[0]}</span></li>`).join('\n')}</ul>
 <div class="pager">${pager}${next}</div>`;
@@ -125,13 +136,30 @@ function forumChrome(title: string, body: string): string {
 const threadId = (board: number, k: number) => board * 100 + k;
 const threadUrl = (id: number, page: number) => `/forum/thread-${id}-${page}-1.html`;
 
-function forumIndex(): string {
+/** A thread with the replies added later (`DemoServer.addReplies`) appended to its last page. */
+function threadOf(id: number, state: DemoState): ReturnType<typeof forumThread> {
+  const t = forumThread(id);
+  const added = state.addedReplies.get(id) ?? 0;
+  if (!added) return t;
+  const floors = t.pages.flat();
+  for (let k = 0; k < added; k++) {
+    const n = floors.length + 1;
+    const user = ['晚风', '小区老住户', '路过的猫'][(id + k) % 3]!;
+    // Shown relative to the visit, as forums do for fresh posts: resolved against the fetch time.
+    floors.push({ floor: n, user, userId: 190 + ((id + k) % 3), dateText: `${5 + k * 7}分钟前`, content: `补充一下：楼上说的办法我试过了，第${k + 1}次回复，效果还不错，谢谢大家的建议。` });
+  }
+  const pages: typeof t.pages = [];
+  for (let i = 0; i < floors.length; i += FLOORS_PER_PAGE) pages.push(floors.slice(i, i + FLOORS_PER_PAGE));
+  return { ...t, pages };
+}
+
+function forumIndex(state: DemoState): string {
   // Discuz!-style board index: each board with its description, counts and its threads' latest
   // posts, as a real forum home page shows them.
   const descriptions = ['装修、收纳、家电和日常生活中的各种经验交流', '自驾、徒步、露营和城市周边游的攻略与游记分享'];
   const body = `<table class="boards">${Array.from({ length: BOARDS }, (_, b) => {
     const latest = Array.from({ length: THREADS_PER_BOARD }, (_, k) => {
-      const t = forumThread(threadId(b + 1, k)); // boards are numbered from 1, as in their URLs
+      const t = threadOf(threadId(b + 1, k), state); // boards are numbered from 1, as in their URLs
       const last = t.pages.at(-1)!.at(-1)!;
       return `<li><a href="${threadUrl(t.id, 1)}">${esc(t.title)}</a> <span class="by">${esc(last.user)}</span> <em>${last.dateText}</em></li>`;
     }).join('');
@@ -140,17 +168,17 @@ function forumIndex(): string {
   return forumChrome('首页', body);
 }
 
-function forumBoard(b: number): string {
+function forumBoard(b: number, state: DemoState): string {
   const rows = Array.from({ length: THREADS_PER_BOARD }, (_, k) => {
-    const t = forumThread(threadId(b, k));
+    const t = threadOf(threadId(b, k), state);
     const first = t.pages[0]![0]!;
     return `<tr><th><a href="${threadUrl(t.id, 1)}" class="xst">${esc(t.title)}</a></th><td class="by"><a href="/forum/space-uid-${first.userId}.html">${esc(first.user)}</a><em>${first.dateText.split(' ')[0]}</em></td><td class="num">${t.pages.flat().length - 1}</td></tr>`;
   }).join('\n');
   return forumChrome(`版块 ${b}`, `<div class="crumb"><a href="/forum/">邻里论坛</a> › 版块 ${b}</div><table id="threadlist">${rows}</table>`);
 }
 
-function forumThreadPage(id: number, page: number): string | undefined {
-  const t = forumThread(id);
+function forumThreadPage(id: number, page: number, state: DemoState): string | undefined {
+  const t = threadOf(id, state);
   const floors = t.pages[page - 1];
   if (!floors) return undefined;
   const pager = t.pages.length > 1 ? `<div class="pg">${t.pages.map((_, i) => (i + 1 === page ? `<strong>${i + 1}</strong>` : `<a href="${threadUrl(id, i + 1)}">${i + 1}</a>`)).join('')}${page < t.pages.length ? `<a href="${threadUrl(id, page + 1)}" class="nxt">下一页</a>` : ''}</div>` : '';
@@ -175,19 +203,28 @@ function gbk(html: string, header: boolean): Response {
 }
 const utf8 = (html: string): Response => ({ status: 200, body: Buffer.from(html, 'utf8'), type: 'text/html; charset=utf-8' });
 
-export function route(pathname: string): Response | undefined {
+/** What was added to the site after it started (tests of incremental recrawls). */
+export interface DemoState {
+  addedArticles: number;
+  /** Thread id → replies added to it. */
+  addedReplies: Map<number, number>;
+}
+
+const FIXED: DemoState = { addedArticles: 0, addedReplies: new Map() };
+
+export function route(pathname: string, state: DemoState = FIXED): Response | undefined {
   if (pathname === '/') return utf8(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Gleaner demo</title></head><body><h1>Gleaner demo site</h1><ul><li><a href="/news/">城市新闻网 (GBK news)</a></li><li><a href="/blog/">Small Hours (blog)</a></li><li><a href="/forum/">邻里论坛 (forum)</a></li></ul></body></html>`);
   if (pathname === '/robots.txt') return { status: 200, body: Buffer.from('User-agent: *\nDisallow: /ads/\nDisallow: /forum/space-uid-\n'), type: 'text/plain' };
   let m: RegExpExecArray | null;
   // List pages send no charset header: the <meta> must do it.
-  if (pathname === '/news/' || pathname === '/news/index.html') return gbk(newsList(1), false);
+  if (pathname === '/news/' || pathname === '/news/index.html') return gbk(newsList(1, state), false);
   if ((m = /^\/news\/list_(\d+)\.html$/.exec(pathname))) {
     const n = Number(m[1]);
-    return n >= 1 && n <= NEWS_PAGES ? gbk(newsList(n), false) : undefined;
+    return n >= 1 && n <= newsPageCount(state) ? gbk(newsList(n, state), false) : undefined;
   }
   if ((m = /^\/news\/2024\/05\/art_(\d+)\.html$/.exec(pathname))) {
     const id = Number(m[1]) - 1000;
-    if (id < 0 || id >= NEWS_PAGES * NEWS_PER_PAGE) return undefined;
+    if (id < 0 || id >= NEWS_PAGES * NEWS_PER_PAGE + state.addedArticles) return undefined;
     // Odd articles get the charset in the header too; even ones only in the page (or nowhere).
     return gbk(newsArticle(zhArticle(id)), id % 2 === 1);
   }
@@ -202,16 +239,16 @@ export function route(pathname: string): Response | undefined {
     return undefined;
   }
   if (/^\/blog\/(about|archive)\.html$/.test(pathname)) return utf8(blogChrome('About', '<h1>About</h1><p>A small blog about slow hobbies.</p>'));
-  if (pathname === '/forum/') return utf8(forumIndex());
+  if (pathname === '/forum/') return utf8(forumIndex(state));
   if ((m = /^\/forum\/board-(\d+)\.html$/.exec(pathname))) {
     const b = Number(m[1]);
-    return b >= 1 && b <= BOARDS ? utf8(forumBoard(b)) : undefined;
+    return b >= 1 && b <= BOARDS ? utf8(forumBoard(b, state)) : undefined;
   }
   if ((m = /^\/forum\/thread-(\d+)-(\d+)-1\.html$/.exec(pathname))) {
     const id = Number(m[1]);
     const b = Math.floor(id / 100);
     if (b < 1 || b > BOARDS || id % 100 >= THREADS_PER_BOARD) return undefined;
-    const html = forumThreadPage(id, Number(m[2]));
+    const html = forumThreadPage(id, Number(m[2]), state);
     return html ? utf8(html) : undefined;
   }
   if (/^\/forum\/(search|login|rules|reply|report)\.html$/.test(pathname)) return utf8(forumChrome('页面', '<p>演示页面</p>'));
@@ -221,26 +258,65 @@ export function route(pathname: string): Response | undefined {
 export interface DemoServer {
   url: string;
   close(): Promise<void>;
+  /** Every request as it arrived: path, status sent (304 for a conditional hit). For tests. */
+  readonly log: Array<{ path: string; status: number }>;
+  /** Publish `n` new news articles (listed first on /news/, pagination shifts). Returns their URLs. */
+  addArticles(n: number): string[];
+  /** Add one reply to each of `n` threads whose last page has room. Returns the changed pages' URLs. */
+  addReplies(n: number): string[];
 }
 
-/** Serve the demo site on 127.0.0.1 (port 0: a free one). */
+/** Serve the demo site on 127.0.0.1 (port 0: a free one). Every page carries an ETag (a hash of
+ * its bytes) and answers a matching If-None-Match with 304, as static servers and CDNs do. */
 export async function startDemoServer(port = 0): Promise<DemoServer> {
+  const state: DemoState = { addedArticles: 0, addedReplies: new Map() };
+  const log: DemoServer['log'] = [];
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    const r = route(pathname);
+    const r = route(pathname, state);
     if (!r) {
+      log.push({ path: pathname, status: 404 });
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><body><h1>404</h1></body></html>');
       return;
     }
-    res.writeHead(r.status, { 'content-type': r.type, 'content-length': r.body.length });
+    const etag = `"${createHash('sha1').update(r.body).digest('base64url').slice(0, 16)}"`;
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+      log.push({ path: pathname, status: 304 });
+      res.writeHead(304, { etag });
+      res.end();
+      return;
+    }
+    log.push({ path: pathname, status: r.status });
+    res.writeHead(r.status, { 'content-type': r.type, 'content-length': r.body.length, etag });
     res.end(r.body);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: p } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${p}`;
   return {
-    url: `http://127.0.0.1:${p}`,
+    url: base,
+    log,
+    addArticles(n) {
+      const first = NEWS_PAGES * NEWS_PER_PAGE + state.addedArticles;
+      state.addedArticles += n;
+      return Array.from({ length: n }, (_, i) => base + newsUrl(first + i));
+    },
+    addReplies(n) {
+      const changed: string[] = [];
+      for (let b = 1; b <= BOARDS && changed.length < n; b++) {
+        for (let k = 0; k < THREADS_PER_BOARD && changed.length < n; k++) {
+          const id = threadId(b, k);
+          const t = threadOf(id, state);
+          if (t.pages.at(-1)!.length >= FLOORS_PER_PAGE) continue; // a reply would open a new page
+          state.addedReplies.set(id, (state.addedReplies.get(id) ?? 0) + 1);
+          changed.push(base + threadUrl(id, t.pages.length));
+        }
+      }
+      return changed;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();

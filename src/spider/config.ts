@@ -9,6 +9,7 @@ import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import { globToRegExp } from './follow-rules.js';
 import type { PipelineSpec } from '../crawler/pipeline.js';
+import { parseDuration, type RecrawlOptions } from '../crawler/recrawl.js';
 import { checkFeed, CSV_ROWS, FEED_FORMATS, type FeedOptions } from '../storage/feed-sink.js';
 import { ITEM_KINDS } from '../core/item.js';
 
@@ -103,6 +104,9 @@ export interface SpiderConfig {
   /** Feeds (Scrapy's FEEDS): file path → options; several at once. `{spider}` in a path is the
    * spider's name. Relative paths are relative to the working directory. */
   feeds?: Record<string, FeedOptions>;
+  /** Incremental recrawl: after a finished crawl, the next run keeps the dataset, re-visits list
+   * and thread pages with conditional requests and stores only new pages and changed threads. */
+  recrawl?: RecrawlOptions;
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -209,6 +213,24 @@ export const spiderSchema = z.strictObject({
   ignoreQueryParams: z.array(pattern).optional(),
   pipelines: z.array(pipelineStage).optional(),
   feeds: z.record(z.string().min(1), feedOptions).optional(),
+  recrawl: z
+    .strictObject({
+      every: z
+        .union([z.string(), z.number().nonnegative()])
+        .refine((v) => {
+          try {
+            parseDuration(v);
+            return true;
+          } catch {
+            return false;
+          }
+        }, "a duration: '30m', '1h', '1d', or milliseconds")
+        .optional(),
+      lists: z.boolean().optional(),
+      threads: z.boolean().optional(),
+      listItems: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 /** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":

@@ -23,6 +23,12 @@ export interface ItemSink {
 
 const ENTRY_RE = /^(\d+)\.json$/;
 
+/** Entries in a dataset folder (0 when there is none). */
+export function datasetEntries(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).filter((f) => ENTRY_RE.test(f)).length;
+}
+
 /**
  * Make a dataset folder consistent after a crash: drop torn item files (kill -9 during a write)
  * and stale lock folders, renumber the entries contiguously and rewrite the metadata item count

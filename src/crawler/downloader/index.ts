@@ -30,6 +30,9 @@ export interface DownloadContext {
   maxBytes: number;
   /** Aborts when the crawl stops. */
   signal: AbortSignal;
+  /** Request headers a step adds for this hop (conditional requests, a session's cookies); set
+   * anew on every hop, over the crawl's own headers. */
+  headers?: Record<string, string>;
 }
 
 /** A response step either lets the response pass (undefined) or asks for another hop. */
@@ -142,6 +145,7 @@ export class Downloader {
 
   private async attempt(ctx: DownloadContext): Promise<Download> {
     for (;;) {
+      ctx.headers = undefined;
       for (const s of this.steps) if (s.request) await this.guarded(ctx, () => s.request!(ctx));
       // One controller per exchange, aborted by the timeout or by the crawl stopping. Not
       // AbortSignal.any: on Node 20 every signal it makes stays referenced from the long-lived
@@ -160,7 +164,7 @@ export class Downloader {
       try {
         res = await this.transport({
           url: ctx.url,
-          headers: this.options.headersFor?.(ctx.url) ?? {},
+          headers: withStepHeaders(this.options.headersFor?.(ctx.url) ?? {}, ctx.headers as Record<string, string> | undefined),
           proxyUrl: this.options.proxyFor?.(),
           signal,
           guardDns: !!this.options.guardDns,
@@ -191,6 +195,10 @@ export class Downloader {
       }
     }
   }
+}
+
+function withStepHeaders(base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
+  return extra ? { ...base, ...extra } : base;
 }
 
 /** Any failure of an attempt as a typed FetchError. */
