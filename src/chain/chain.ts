@@ -5,6 +5,7 @@
 import type { Middleware, MiddlewareEnv, MiddlewareFactory, MiddlewareSetting, PageContext } from '../core/middleware.js';
 import { NotConfigured } from '../core/middleware.js';
 import { KIND_OF_LABEL, type ItemKind, type PageLabel } from '../core/item.js';
+import { describeDecision } from './decisions.js';
 
 export interface BuiltinEntry {
   /** Lower runs first: the only place a built-in's priority is set (a spider may override it). */
@@ -97,6 +98,10 @@ export async function runChain(chain: Middleware[], ctx: PageContext): Promise<v
       await mw.process(ctx);
     } catch (e) {
       throw new MiddlewareError(mw.name, ctx.request.url, e);
+    }
+    if (ctx.log.debugEnabled) {
+      const line = describeDecision(mw.name, ctx);
+      if (line) ctx.log.debug(`${line} · ${ctx.request.url}`);
     }
   }
 }

@@ -8,6 +8,7 @@ import { isBundledSpider, loadSpider, resolveSpiderFile } from '../spider/load.j
 import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
 import { feedsFromCli } from './options.js';
 import { UsageError } from './errors.js';
+import { consoleLogger, type LogLevelName } from '../crawler/log.js';
 import { preferSmallHeap } from '../crawler/memory.js';
 
 export interface CrawlCliOptions {
@@ -17,6 +18,7 @@ export interface CrawlCliOptions {
   csvRows?: string;
   fresh?: boolean;
   recrawl?: boolean;
+  logLevel?: LogLevelName;
   storageDir?: string;
   /** One worker of a crawl shared through Redis (overrides the spider's `redis`). */
   redis?: string;
@@ -26,8 +28,20 @@ export interface CrawlCliOptions {
   leaseSecs?: number;
 }
 
-function progressLine(p: CrawlProgress): string {
-  return `${p.spider}: ${p.pages} pages done, ${p.queued} queued, ${p.failed} failed · ${p.items} items · ${p.pagesPerSec.toFixed(1)} pages/s`;
+/** `h:mm:ss` or `m:ss`. */
+export function clock(secs: number): string {
+  const t = Math.max(0, Math.round(secs));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const ss = String(t % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** The progress line: elapsed time, pages (of the budget) and rate, queue, items, errors, ETA. */
+export function progressLine(p: CrawlProgress): string {
+  const of = p.maxPages !== undefined ? `/${p.maxPages}` : '';
+  const eta = p.etaSecs !== undefined ? ` · ETA ${clock(p.etaSecs)}` : '';
+  return `${clock(p.elapsedSecs)} elapsed · ${p.pages}${of} pages (${p.pagesPerSec.toFixed(1)}/s) · ${p.queued} queued · ${p.items} items · ${p.failed} errors${eta}`;
 }
 
 const fmt = (o: Record<string, number>) =>
@@ -104,18 +118,22 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     const redis = opts.redis ?? spider.redis;
     if (opts.workers && opts.workers > 1 && !redis) throw new UsageError('--workers needs --redis URL (the workers share one crawl through Redis)');
     if (!redis && (opts.workerId || opts.leaseSecs)) throw new UsageError('--worker-id and --lease-secs need --redis URL');
+    // A recrawl pass starts from this machine's journal of the finished crawl; a shared crawl has none.
+    if (redis && (opts.recrawl || spider.recrawl)) throw new UsageError('--recrawl (or a spider\'s recrawl) does not work with --redis: run the incremental pass without --redis');
     if (redis) {
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
       return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
+    const log = consoleLogger(spider.name, opts.logLevel ?? spider.logLevel);
     const summary = await runSpider(spider, {
+      log,
       maxPages: opts.maxPages,
       feeds,
       fresh: opts.fresh,
       recrawl: opts.recrawl,
       storageDir: opts.storageDir,
       handleSignals: true,
-      onProgress: (p) => process.stderr.write(progressLine(p) + '\n'),
+      onProgress: (p) => log.info(progressLine(p)),
     });
     process.stdout.write(summaryText(summary) + '\n');
     if (summary.startUrlsFailed === summary.startUrls && summary.pages === 0) {

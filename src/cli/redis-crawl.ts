@@ -50,6 +50,7 @@ export async function runRedisCrawlCli(spiderArg: string, spider: SpiderConfig, 
   const summary = await runRedisSpider(spider, {
     redis: url,
     maxPages: opts.maxPages,
+    logLevel: opts.logLevel,
     out: opts.out,
     feeds: opts.feeds,
     fresh: opts.fresh,
@@ -83,6 +84,7 @@ async function runWorkers(spiderArg: string, spider: SpiderConfig, url: string, 
       const args = [...process.execArgv, script, 'crawl', spiderArg, '--redis', url, '--worker-id', `${base}-w${i}`];
       if (opts.maxPages) args.push('--max-pages', String(opts.maxPages));
       if (opts.leaseSecs) args.push('--lease-secs', String(opts.leaseSecs));
+      if (opts.logLevel) args.push('--log-level', opts.logLevel);
       const p = spawn(process.execPath, args, { env: { ...process.env, [CHILD_ENV]: '1', ...(opts.storageDir ? { CRAWLEE_STORAGE_DIR: opts.storageDir } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
       const tag = `[w${i}] `;
       for (const [from, to] of [

@@ -14,6 +14,8 @@ export interface Logger {
   info(msg: string, data?: Record<string, unknown>): void;
   warning(msg: string, data?: Record<string, unknown>): void;
   error(msg: string, data?: Record<string, unknown>): void;
+  /** Whether debug lines are written (a caller may skip building them). */
+  debugEnabled?: boolean;
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warning() {}, error() {} };

@@ -9,7 +9,7 @@
  * htmlparser2 and hand the same tree to every middleware.
  */
 import path from 'node:path';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
 import { createPage } from '../core/page.js';
@@ -34,7 +34,7 @@ import { CallbackSink, DatasetFileSink, datasetEntries, repairDataset, type Item
 import { checkFeed, FeedError, openFeed, parseOutArg, type FeedSpec } from '../storage/feed-sink.js';
 import { ItemPipeline } from './pipeline.js';
 import { normaliseUrl, urlNormalisation } from './normalise-url.js';
-import { consoleLogger } from './log.js';
+import { consoleLogger, type LogLevelName } from './log.js';
 import { conditionalStep, fingerprint, NotModifiedError, PageMemory, type RecrawlOptions } from './recrawl.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -110,6 +110,10 @@ export interface CrawlProgress {
   items: number;
   pagesPerSec: number;
   elapsedSecs: number;
+  /** The page budget of this run, when there is one. */
+  maxPages?: number;
+  /** Seconds left at the current rate until the page budget is spent (when there is one). */
+  etaSecs?: number;
 }
 
 export interface CrawlSummary extends CrawlProgress {
@@ -167,6 +171,8 @@ export interface RunOptions {
   /** Forget this spider's queue and dataset and start over. */
   fresh?: boolean;
   log?: Logger;
+  /** Log level of the default logger (`debug` … `off`); the spider's `logLevel` otherwise. */
+  logLevel?: LogLevelName;
   onProgress?: (p: CrawlProgress) => void;
   progressIntervalMs?: number;
   checkpointIntervalMs?: number;
@@ -242,7 +248,9 @@ export function feedSpecs(spider: SpiderConfig, opts: RunOptions): FeedSpec[] {
  */
 export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions = {}): Promise<CrawlSummary> {
   const spider = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
-  const log = opts.log ?? consoleLogger(spider.name);
+  /** Lines logged by level (Scrapy's log_count/…), for the stats file. */
+  const logCounts: Record<string, number> = {};
+  const log = countLines(opts.log ?? consoleLogger(spider.name, opts.logLevel ?? spider.logLevel), logCounts);
   const feeds = feedSpecs(spider, opts);
   const c = spider.crawler ?? {};
   const render = !!c.render;
@@ -332,6 +340,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     return Math.max(0, st.done - st.failed - (st.skipped ?? 0) - (recrawling ? pageMemory.passBaseline : 0));
   })();
   const recrawlCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0 };
+  let bytesDownloaded = 0;
   const failuresByMiddleware: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
@@ -503,7 +512,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         if (!(e instanceof MiddlewareError)) throw e;
         bump(failuresByMiddleware, e.middleware);
         failed++;
-        log.error(e.message);
+        // With the stack of what the middleware threw (its first frames): where to look.
+        const stack = e.cause instanceof Error && e.cause.stack ? e.cause.stack.split('\n').slice(1, 9).join('\n') : '';
+        log.error(stack ? `${e.message}\n${stack}` : e.message);
         await frontier.done(request.url, 'failed');
         return;
       }
@@ -638,6 +649,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
               return;
             }
             if (stop.signal.aborted) throw new AbortedError(request.url);
+            bytesDownloaded += res.body.length;
             await handleResponse(request, { url: res.url, body: res.body, contentType: res.contentType, headers: res.headers });
             await settle();
           } finally {
@@ -706,14 +718,18 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const isFinished = () => !interrupted && (sharedFinished || frontier.stats().pending === 0 || !!stoppedBy?.startsWith('maxPages'));
   const progress = (): CrawlProgress => {
     const elapsedSecs = (Date.now() - started) / 1000;
+    const pagesPerSec = elapsedSecs > 0 ? pages / elapsedSecs : 0;
+    const left = maxPages === undefined ? undefined : Math.max(0, maxPages - previousPages - pages);
     return {
       spider: spider.name,
       pages,
       queued: frontier.stats().pending,
       failed,
       items: pipeline.storedCount,
-      pagesPerSec: elapsedSecs > 0 ? pages / elapsedSecs : 0,
+      pagesPerSec,
       elapsedSecs,
+      maxPages,
+      etaSecs: left === undefined || pagesPerSec <= 0 ? undefined : left / pagesPerSec,
     };
   };
   const progressTimer = setInterval(() => opts.onProgress?.(progress()), opts.progressIntervalMs ?? DEFAULTS.progressIntervalMs);
@@ -774,8 +790,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   }
 
   const p = progress();
+  const finishedAt = new Date();
   const byBudget = !interrupted && stoppedBy?.startsWith('maxPages');
-  return {
+  const summary: CrawlSummary = {
     ...p,
     itemsByKind: { ...pipeline.stored },
     failuresByMiddleware,
@@ -799,6 +816,62 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     finished: isFinished(),
     datasetDir,
   };
+  writeStats(path.join(stateDir, `${spider.name}.stats.json`), summary, { startedAt: new Date(started), finishedAt, bytes: bytesDownloaded, logCounts }, log);
+  return summary;
+}
+
+/** The logger, counting the lines of each level. */
+function countLines(log: Logger, counts: Record<string, number>): Logger {
+  const wrap = (level: 'debug' | 'info' | 'warning' | 'error') => (msg: string, data?: Record<string, unknown>) => {
+    counts[level] = (counts[level] ?? 0) + 1;
+    log[level](msg, data);
+  };
+  return { debug: wrap('debug'), info: wrap('info'), warning: wrap('warning'), error: wrap('error'), debugEnabled: log.debugEnabled };
+}
+
+/**
+ * `storage/gleaner/<spider>.stats.json` at the end of every run (Scrapy's stats collector): when,
+ * why it stopped, and every counter of the summary, under Scrapy-like names.
+ */
+function writeStats(file: string, s: CrawlSummary, extra: { startedAt: Date; finishedAt: Date; bytes: number; logCounts: Record<string, number> }, log: Logger): void {
+  const stats = {
+    spider: s.spider,
+    start_time: extra.startedAt.toISOString(),
+    finish_time: extra.finishedAt.toISOString(),
+    elapsed_time_seconds: Number(s.elapsedSecs.toFixed(3)),
+    finish_reason: s.finished ? (s.stoppedBy ?? 'finished') : (s.stoppedBy ?? 'stopped'),
+    resumed: s.resumed,
+    pages: s.pages,
+    pages_per_second: Number(s.pagesPerSec.toFixed(2)),
+    queued: s.queued,
+    'downloader/response_bytes': extra.bytes,
+    'downloader/retries': s.retries,
+    item_scraped_count: s.items,
+    items_by_kind: s.itemsByKind,
+    item_dropped_count: Object.values(s.droppedByPipeline).reduce((a, b) => a + b, 0),
+    item_dropped_reasons: s.droppedByPipeline,
+    item_invalid: s.invalidItems,
+    item_duplicates: s.duplicates,
+    pipeline_errors: s.pipelineErrors,
+    pages_dropped_by_middleware: s.dropped,
+    failures: s.failed,
+    failures_by_middleware: s.failuresByMiddleware,
+    failures_by_reason: s.failuresByReason,
+    failure_examples: s.failureExamples,
+    robots_skipped: s.skippedByRobots,
+    unvisited_by_budget: s.unvisitedByBudget,
+    recrawl: s.recrawl,
+    log_count: extra.logCounts,
+    feeds: s.feeds,
+    dataset: s.datasetDir,
+  };
+  try {
+    const tmp = file + '.tmp';
+    writeFileSync(tmp, JSON.stringify(stats, null, 2) + '\n');
+    renameSync(tmp, file);
+  } catch (e) {
+    log.warning(`cannot write ${file}: ${(e as Error).message}`);
+  }
 }
 
 /** Alias: `crawl(spider, options)`. */

@@ -10,6 +10,7 @@ import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import { globToRegExp } from './follow-rules.js';
 import type { PipelineSpec } from '../crawler/pipeline.js';
 import { parseDuration, type RecrawlOptions } from '../crawler/recrawl.js';
+import { LOG_LEVELS, type LogLevelName } from '../crawler/log-levels.js';
 import { checkFeed, CSV_ROWS, FEED_FORMATS, type FeedOptions } from '../storage/feed-sink.js';
 import { ITEM_KINDS } from '../core/item.js';
 
@@ -107,6 +108,9 @@ export interface SpiderConfig {
   /** Incremental recrawl: after a finished crawl, the next run keeps the dataset, re-visits list
    * and thread pages with conditional requests and stores only new pages and changed threads. */
   recrawl?: RecrawlOptions;
+  /** Log level of the crawl (`debug` adds a line at each middleware decision). Default info;
+   * `--log-level` overrides it. */
+  logLevel?: LogLevelName;
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -213,6 +217,7 @@ export const spiderSchema = z.strictObject({
   ignoreQueryParams: z.array(pattern).optional(),
   pipelines: z.array(pipelineStage).optional(),
   feeds: z.record(z.string().min(1), feedOptions).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
   recrawl: z
     .strictObject({
       every: z

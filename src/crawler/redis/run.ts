@@ -72,7 +72,7 @@ export async function connectRedis(url: string): Promise<Redis> {
 
 export async function runRedisSpider(input: SpiderConfig | unknown, opts: RedisRunOptions): Promise<RedisCrawlSummary> {
   const spider = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
-  const log = opts.log ?? consoleLogger(spider.name);
+  const log = opts.log ?? consoleLogger(spider.name, opts.logLevel ?? spider.logLevel);
   const own = typeof opts.redis === 'string';
   const redis = typeof opts.redis === 'string' ? await connectRedis(opts.redis) : opts.redis;
   try {
