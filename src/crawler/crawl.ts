@@ -35,6 +35,8 @@ import { checkFeed, FeedError, openFeed, parseOutArg, type FeedSpec } from '../s
 import { ItemPipeline } from './pipeline.js';
 import { normaliseUrl, urlNormalisation } from './normalise-url.js';
 import { consoleLogger, type LogLevelName } from './log.js';
+import { crawlDelayStep } from './crawl-delay.js';
+import { loadSitemaps, sitemapSources, SITEMAP_MAX_BYTES } from './sitemaps.js';
 import { conditionalStep, fingerprint, NotModifiedError, PageMemory, type RecrawlOptions } from './recrawl.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -148,6 +150,11 @@ export interface CrawlSummary extends CrawlProgress {
   /** Set on a recrawl pass: pages re-visited, answered 304, unchanged (200 with the same
    * content), and changed (stored again). */
   recrawl?: { pass: number; revisited: number; notModified: number; unchanged: number; changed: number };
+  /** URLs queued from sitemaps. */
+  sitemapUrls: number;
+  /** Hosts whose robots.txt answered 5xx or could not be reached after retries: every URL of
+   * theirs was refused (RFC 9309). */
+  robotsUnavailable: number;
   skippedByRobots: number;
   resumed: boolean;
   finished: boolean;
@@ -341,6 +348,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   })();
   const recrawlCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0 };
   let bytesDownloaded = 0;
+  /** Origins whose robots.txt stayed unavailable (5xx / unreachable after retries): disallowed. */
+  const robotsUnavailable = new Set<string>();
   const failuresByMiddleware: Record<string, number> = {};
   const dropped: Record<string, number> = {};
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
@@ -408,7 +417,13 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
               }
             }
           ),
-          { signal: stop.signal, onUnavailable: (_origin, why) => log.warning(why) },
+          {
+            signal: stop.signal,
+            onUnavailable: (origin, why) => {
+              robotsUnavailable.add(origin);
+              log.warning(why);
+            },
+          },
         );
   const failureLog = new FailureLog(log);
   let retries = 0;
@@ -427,6 +442,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       },
       }),
       conditionalStep(pageMemory, () => recrawling),
+      ...(robots ? [crawlDelayStep(robots, limiter, log, c.maxCrawlDelaySecs)] : []),
     ],
     timeoutMs: timeoutSecs * 1000,
     maxBytes,
@@ -766,6 +782,44 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     process.on('SIGTERM', sigterm);
   }
 
+  // --- sitemaps: their URLs join the start URLs (through the follow filter) -------------------
+  let sitemapUrls = 0;
+  if (spider.sitemaps) {
+    const sitemapFetcher = new Downloader({
+      steps: [
+        ...defaultSteps({ domains, guard: spider.allowPrivateAddresses ? undefined : guard, robots, limiter, maxBytes: SITEMAP_MAX_BYTES, retry: { maxRetries: c.maxRetries ?? DEFAULTS.maxRetries, baseDelayMs: (c.retryBackoffSecs ?? DEFAULTS.retryBackoffSecs) * 1000, maxDelayMs: (c.maxRetryDelaySecs ?? DEFAULTS.maxRetryDelaySecs) * 1000 } }).filter((st) => st.name !== 'content-type'),
+        ...(robots ? [crawlDelayStep(robots, limiter, log, c.maxCrawlDelaySecs)] : []),
+      ],
+      timeoutMs: timeoutSecs * 1000,
+      maxBytes: SITEMAP_MAX_BYTES,
+      signal: stop.signal,
+      headersFor: () => ({ ...(c.headers ?? {}) }),
+      guardDns: !spider.allowPrivateAddresses,
+    });
+    const listed = (origin: string) => (robots ? robots.sitemaps(origin) : Promise.resolve([]));
+    const sources = await sitemapSources(spider.sitemaps, spider.startUrls, robots ? listed : undefined);
+    const found = await loadSitemaps(
+      sources,
+      async (url) => {
+        try {
+          return await sitemapFetcher.fetch(url);
+        } catch (e) {
+          if (e instanceof FetchError) {
+            log.warning(`sitemap ${displayUrl(url)}: ${e.reason}`);
+            return undefined;
+          }
+          throw e;
+        }
+      },
+      listed,
+      log,
+    );
+    const follows = filterFollow(found.urls.map((e) => ({ url: e.url })), { url: '', depth: 0 }, sources[0] ?? '');
+    sitemapUrls = (await frontier.add(follows)).length;
+    await pump();
+    log.info(`sitemaps: ${found.sitemaps} read, ${found.urls.length} URLs listed, ${sitemapUrls} new queued`);
+  }
+
   try {
     await crawler.run();
     // After an abort Crawlee resolves at once and leaves running handlers alone: let them see the
@@ -811,6 +865,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     feeds: feeds.map((f) => f.path),
     duplicates: pipeline.duplicates,
     recrawl: recrawling ? { pass: pageMemory.pass, ...recrawlCounts } : undefined,
+    sitemapUrls,
+    robotsUnavailable: robotsUnavailable.size,
     skippedByRobots,
     resumed,
     finished: isFinished(),
@@ -859,6 +915,8 @@ function writeStats(file: string, s: CrawlSummary, extra: { startedAt: Date; fin
     failures_by_reason: s.failuresByReason,
     failure_examples: s.failureExamples,
     robots_skipped: s.skippedByRobots,
+    robots_unavailable_hosts: s.robotsUnavailable,
+    sitemap_urls: s.sitemapUrls,
     unvisited_by_budget: s.unvisitedByBudget,
     recrawl: s.recrawl,
     log_count: extra.logCounts,

@@ -19,7 +19,14 @@ export const ROBOTS_USER_AGENT = 'gleaner';
 export class HostRateLimiter {
   private next = new Map<string, number>();
   private pausedUntil = new Map<string, number>();
+  /** Per-host spacing a host asked for (robots.txt Crawl-delay), ms. */
+  private minInterval = new Map<string, number>();
   constructor(private readonly perMinute?: number) {}
+
+  /** Space requests to `host` at least `ms` apart (robots.txt Crawl-delay), on top of the rate. */
+  setMinInterval(host: string, ms: number): void {
+    if (ms > 0) this.minInterval.set(host, ms);
+  }
 
   /** No request to `host` before `untilMs` (epoch ms). */
   pause(host: string, untilMs: number): void {
@@ -31,11 +38,11 @@ export class HostRateLimiter {
   async wait(host: string, signal?: AbortSignal): Promise<unknown> {
     const now = Date.now();
     const paused = this.pausedUntil.get(host) ?? 0;
-    if (!this.perMinute) {
+    const interval = Math.max(this.perMinute ? 60_000 / this.perMinute : 0, this.minInterval.get(host) ?? 0);
+    if (!interval) {
       if (paused > now) await sleep(paused - now, signal);
       return undefined;
     }
-    const interval = 60_000 / this.perMinute;
     const at = Math.max(now, paused, this.next.get(host) ?? 0);
     this.next.set(host, at + interval);
     if (at > now) await sleep(at - now, signal);
@@ -110,14 +117,31 @@ export class RobotsCache {
     return { disallowAll: why };
   }
 
+  private rules(origin: string): Promise<OriginRules> {
+    let p = this.cache.get(origin);
+    if (!p) {
+      p = this.load(origin);
+      this.cache.set(origin, p);
+    }
+    return p;
+  }
+
+  /** The `Sitemap:` lines of an origin's robots.txt (fetched once, with the rules). */
+  async sitemaps(origin: string): Promise<string[]> {
+    const rules = await this.rules(origin);
+    return rules.robot ? rules.robot.getSitemaps() : [];
+  }
+
+  /** The `Crawl-delay` (seconds) robots.txt asks of us for a URL's origin, if any. */
+  async crawlDelay(url: string): Promise<number | undefined> {
+    const rules = await this.rules(new URL(url).origin);
+    const d = rules.robot?.getCrawlDelay(ROBOTS_USER_AGENT);
+    return typeof d === 'number' && Number.isFinite(d) && d > 0 ? d : undefined;
+  }
+
   async check(url: string): Promise<RobotsVerdict> {
     const u = new URL(url);
-    let p = this.cache.get(u.origin);
-    if (!p) {
-      p = this.load(u.origin);
-      this.cache.set(u.origin, p);
-    }
-    const rules = await p;
+    const rules = await this.rules(u.origin);
     if (rules.disallowAll) return { allowed: false, why: rules.disallowAll };
     if (rules.robot && rules.robot.isAllowed(url, ROBOTS_USER_AGENT) === false) return { allowed: false, why: `robots.txt disallows ${url}` };
     return { allowed: true };

@@ -52,6 +52,8 @@ export interface CrawlerOptions {
   robotsTxt?: boolean;
   /** Per request (default 30). */
   timeoutSecs?: number;
+  /** Longest robots.txt Crawl-delay honoured, seconds (default 30, Nutch's). */
+  maxCrawlDelaySecs?: number;
   /** Retries of a request that failed with a network error, a timeout or a 5xx/429 (default 2). */
   maxRetries?: number;
   /** First retry pause in seconds; doubles per retry, plus up to 25 % jitter (default 1). */
@@ -111,6 +113,9 @@ export interface SpiderConfig {
   /** Log level of the crawl (`debug` adds a line at each middleware decision). Default info;
    * `--log-level` overrides it. */
   logLevel?: LogLevelName;
+  /** Start from sitemaps too: `true` reads the `Sitemap:` lines of the start URLs' robots.txt (else
+   * `/sitemap.xml`); or a list of sitemap (or robots.txt) URLs. Their URLs pass the follow rules. */
+  sitemaps?: boolean | string[];
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -173,6 +178,7 @@ const crawlerSchema = z.strictObject({
   robotsTxt: z.boolean().optional(),
   timeoutSecs: z.number().positive().optional(),
   maxRetries: z.number().int().nonnegative().optional(),
+  maxCrawlDelaySecs: z.number().nonnegative().optional(),
   retryBackoffSecs: z.number().nonnegative().optional(),
   maxRetryDelaySecs: z.number().nonnegative().optional(),
   maxFailedPages: positiveInt.optional(),
@@ -218,6 +224,7 @@ export const spiderSchema = z.strictObject({
   pipelines: z.array(pipelineStage).optional(),
   feeds: z.record(z.string().min(1), feedOptions).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  sitemaps: z.union([z.boolean(), z.array(httpUrl).min(1)]).optional(),
   recrawl: z
     .strictObject({
       every: z
