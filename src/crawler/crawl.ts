@@ -36,6 +36,7 @@ import { ItemPipeline } from './pipeline.js';
 import { normaliseUrl, urlNormalisation } from './normalise-url.js';
 import { consoleLogger, type LogLevelName } from './log.js';
 import { crawlDelayStep } from './crawl-delay.js';
+import { openSessionPool, sessionStep, type SessionOptions, type SessionStats } from './sessions.js';
 import { loadSitemaps, sitemapSources, SITEMAP_MAX_BYTES } from './sitemaps.js';
 import { conditionalStep, fingerprint, NotModifiedError, PageMemory, type RecrawlOptions } from './recrawl.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -152,6 +153,8 @@ export interface CrawlSummary extends CrawlProgress {
   recrawl?: { pass: number; revisited: number; notModified: number; unchanged: number; changed: number };
   /** URLs queued from sitemaps. */
   sitemapUrls: number;
+  /** With `crawler.sessions`: sessions that made requests, and those retired as blocked. */
+  sessions?: SessionStats;
   /** Hosts whose robots.txt answered 5xx or could not be reached after retries: every URL of
    * theirs was refused (RFC 9309). */
   robotsUnavailable: number;
@@ -426,6 +429,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
           },
         );
   const failureLog = new FailureLog(log);
+  const sessionOptions: SessionOptions | undefined = c.sessions ? (c.sessions === true ? {} : c.sessions) : undefined;
+  const sessionPool = sessionOptions && !render ? await openSessionPool(sessionOptions) : undefined;
+  const sessionStats: SessionStats = { retired: 0, used: 0 };
   let retries = 0;
   const downloader = new Downloader({
     steps: [
@@ -443,13 +449,15 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       }),
       conditionalStep(pageMemory, () => recrawling),
       ...(robots ? [crawlDelayStep(robots, limiter, log, c.maxCrawlDelaySecs)] : []),
+      ...(sessionPool ? [sessionStep(sessionPool, sessionOptions!, (url) => cookieHeaderFor(url, spider), sessionStats, log)] : []),
     ],
     timeoutMs: timeoutSecs * 1000,
     maxBytes,
     signal: stop.signal,
     headersFor: (url) => {
       const headers: Record<string, string> = { ...(c.headers ?? {}) };
-      const cookie = cookieHeaderFor(url, spider);
+      // With sessions the session step sends the spider's cookies with the session's own.
+      const cookie = sessionPool ? undefined : cookieHeaderFor(url, spider);
       if (cookie) headers.cookie = cookie;
       return headers;
     },
@@ -839,6 +847,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     pageMemory.flush();
     await frontier.close(isFinished());
     await crawler.teardown?.().catch(() => {});
+    await sessionPool?.teardown({ persistState: false }).catch(() => {});
     await requestQueue.drop().catch(() => {});
     crawleeLog.setLevel(crawleeLevel);
   }
@@ -866,6 +875,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     duplicates: pipeline.duplicates,
     recrawl: recrawling ? { pass: pageMemory.pass, ...recrawlCounts } : undefined,
     sitemapUrls,
+    sessions: sessionPool ? { ...sessionStats } : undefined,
     robotsUnavailable: robotsUnavailable.size,
     skippedByRobots,
     resumed,
@@ -917,6 +927,7 @@ function writeStats(file: string, s: CrawlSummary, extra: { startedAt: Date; fin
     robots_skipped: s.skippedByRobots,
     robots_unavailable_hosts: s.robotsUnavailable,
     sitemap_urls: s.sitemapUrls,
+    sessions: s.sessions,
     unvisited_by_budget: s.unvisitedByBudget,
     recrawl: s.recrawl,
     log_count: extra.logCounts,

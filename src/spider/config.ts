@@ -10,6 +10,7 @@ import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import { globToRegExp } from './follow-rules.js';
 import type { PipelineSpec } from '../crawler/pipeline.js';
 import { parseDuration, type RecrawlOptions } from '../crawler/recrawl.js';
+import type { SessionOptions } from '../crawler/sessions.js';
 import { LOG_LEVELS, type LogLevelName } from '../crawler/log-levels.js';
 import { checkFeed, CSV_ROWS, FEED_FORMATS, type FeedOptions } from '../storage/feed-sink.js';
 import { ITEM_KINDS } from '../core/item.js';
@@ -52,6 +53,9 @@ export interface CrawlerOptions {
   robotsTxt?: boolean;
   /** Per request (default 30). */
   timeoutSecs?: number;
+  /** Crawlee's SessionPool: a cookie jar per session, sessions blocked (401/403/429) retired and
+   * the request retried with another. `true` or options. Not with `render`. */
+  sessions?: boolean | SessionOptions;
   /** Longest robots.txt Crawl-delay honoured, seconds (default 30, Nutch's). */
   maxCrawlDelaySecs?: number;
   /** Retries of a request that failed with a network error, a timeout or a 5xx/429 (default 2). */
@@ -179,6 +183,12 @@ const crawlerSchema = z.strictObject({
   timeoutSecs: z.number().positive().optional(),
   maxRetries: z.number().int().nonnegative().optional(),
   maxCrawlDelaySecs: z.number().nonnegative().optional(),
+  sessions: z
+    .union([
+      z.boolean(),
+      z.strictObject({ maxPoolSize: positiveInt.optional(), maxUsageCount: positiveInt.optional(), maxErrorScore: z.number().positive().optional(), blockedStatusCodes: z.array(z.number().int().min(400).max(599)).optional() }),
+    ])
+    .optional(),
   retryBackoffSecs: z.number().nonnegative().optional(),
   maxRetryDelaySecs: z.number().nonnegative().optional(),
   maxFailedPages: positiveInt.optional(),
