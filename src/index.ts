@@ -56,7 +56,15 @@ export { preferSmallHeap } from './crawler/memory.js';
 export { MemorySiteStore, LowdbSiteStore } from './storage/site-store.js';
 export { DatasetSink, FileSink, CallbackSink } from './storage/item-sink.js';
 export type { ItemSink } from './storage/item-sink.js';
-export { ItemPipeline } from './crawler/pipeline.js';
+export { ItemPipeline, DropItem } from './crawler/pipeline.js';
+export type { PipelineContext, PipelineFunction, PipelineStage, PipelineSpec, PipelineResult } from './crawler/pipeline.js';
+export { openFeed, csvRecords, parseOutArg, FeedError, FEED_FORMATS } from './storage/feed-sink.js';
+export type { FeedOptions, FeedSpec, FeedFormat, CsvRows } from './storage/feed-sink.js';
+export { normaliseUrl, urlNormalisation, TRACKING_QUERY_PARAMS } from './crawler/normalise-url.js';
+export { globToRegExp, compileRules, decideFollow } from './spider/follow-rules.js';
+export type { RecrawlOptions } from './crawler/recrawl.js';
+export type { SessionOptions } from './crawler/sessions.js';
+export { consoleLogger } from './crawler/log.js';
 
 // The demo site
 export { startDemoServer } from './demo/server.js';
