@@ -55,8 +55,11 @@ ${local ? `  // ${u.hostname} is a local address, which spiders may not reach un
   // ],
   // crawler: { maxConcurrency: 10, maxRequestsPerMinute: 120 },
   // timezone: 'Asia/Shanghai', // for dates shown without an offset
+  // sitemaps: true, // also start from the robots.txt Sitemap: lines (else /sitemap.xml)
   // pipelines: [(item) => (item.kind === 'other' ? null : item)], // drop, change or keep each item
   // feeds: { 'out/${name}.csv': { rows: 'entry', bom: true } },  // exports besides the dataset
+  // recrawl: { every: '1h' }, // later runs: re-visit lists and threads, store only what is new
+  // logLevel: 'debug',        // a line per middleware decision
 } satisfies SpiderConfig;
 `;
 }

@@ -46,6 +46,8 @@ describe('gleaner genspider', () => {
       const { spider } = await loadSpider(path.join(cwd, 'spiders', 'all.ts'));
       expect(spider.follow?.length).toBe(4);
       expect(spider.pipelines?.length).toBe(1);
+      expect(spider.recrawl).toEqual({ every: '1h' });
+      expect(spider.sitemaps).toBe(true);
     } finally {
       await demo.close();
     }

@@ -2,7 +2,7 @@
  * a recrawl pass emits exactly those 5 articles and 3 changed thread pages; unchanged pages are
  * answered 304 and not parsed. */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
@@ -35,7 +35,10 @@ describe('incremental recrawl of the demo', () => {
       const parsed: string[] = [];
       const second: Item[] = [];
       const before = Date.now();
-      const s2 = await runSpider(spiderFor(demo.url, parsed), { storageDir, log: silentLogger, recrawl: true, onItem: (i) => void second.push(i) });
+      const feed = path.join(storageDir, 'pass.jsonl');
+      const s2 = await runSpider(spiderFor(demo.url, parsed), { storageDir, log: silentLogger, recrawl: true, out: feed, onItem: (i) => void second.push(i) });
+      // The pass's feed holds what the pass stored, not the whole dataset.
+      expect(readFileSync(feed, 'utf8').trim().split('\n').map((l) => JSON.parse(l).url).sort()).toEqual(second.map((i) => i.url).sort());
       expect(s2.finished).toBe(true);
       expect(second.filter((i) => i.kind === 'article').map((i) => i.url).sort()).toEqual([...newArticles].sort());
       expect(second.filter((i) => i.kind === 'forum').map((i) => i.url).sort()).toEqual([...changedThreads].sort());
@@ -70,6 +73,36 @@ describe('incremental recrawl of the demo', () => {
       expect(s3.recrawl).toMatchObject({ pass: 2, changed: 0 });
       expect(s3.recrawl!.notModified).toBe(s3.recrawl!.revisited);
       expect(demo.log.filter((r) => r.path !== '/robots.txt').every((r) => r.status === 304)).toBe(true);
+    } finally {
+      await demo.close();
+    }
+  }, 120_000);
+
+  it('an interrupted pass resumes as a pass: the same 8 items in all, none twice', async () => {
+    const demo = await startDemoServer();
+    const storageDir = mkdtempSync(path.join(tmpdir(), 'recrawl-resume-'));
+    try {
+      await runSpider(spiderFor(demo.url, []), { storageDir, log: silentLogger });
+      const expected = [...demo.addArticles(5), ...demo.addReplies(3)].sort();
+      const got: string[] = [];
+      // Ctrl-C after the pass's second item (the handler the CLI installs).
+      const s1 = await runSpider(spiderFor(demo.url, []), {
+        storageDir,
+        log: silentLogger,
+        recrawl: true,
+        handleSignals: true,
+        onItem: (i) => {
+          got.push(i.url);
+          if (got.length === 2) process.emit('SIGINT');
+        },
+      });
+      expect(s1.finished).toBe(false);
+      expect(s1.recrawl?.pass).toBe(1);
+      const s2 = await runSpider(spiderFor(demo.url, []), { storageDir, log: silentLogger, recrawl: true, onItem: (i) => void got.push(i.url) });
+      expect(s2.resumed).toBe(true);
+      expect(s2.recrawl?.pass).toBe(1); // the same pass, resumed
+      expect(s2.finished).toBe(true);
+      expect([...got].sort()).toEqual(expected);
     } finally {
       await demo.close();
     }
