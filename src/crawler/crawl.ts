@@ -778,11 +778,14 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     stopNow();
     // The journal is written before every step it records, so exiting loses nothing; a page stuck
     // in a middleware must not keep the process alive past the grace period.
-    setTimeout(() => {
+    graceTimer = setTimeout(() => {
       log.warning(`still busy ${DEFAULTS.stopGraceMs} ms after ${sig}: exiting (the next run resumes from the journal)`);
       process.exit(130);
-    }, DEFAULTS.stopGraceMs).unref();
+    }, DEFAULTS.stopGraceMs);
+    graceTimer.unref();
   };
+  /** Cleared once the crawl has stopped: a program that called runSpider lives on after it. */
+  let graceTimer: NodeJS.Timeout | undefined;
   const sigint = () => onSignal('SIGINT');
   const sigterm = () => onSignal('SIGTERM');
   if (opts.handleSignals) {
@@ -835,6 +838,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     const until = Date.now() + DEFAULTS.stopGraceMs;
     while (activeHandlers > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   } finally {
+    if (graceTimer) clearTimeout(graceTimer);
     clearInterval(progressTimer);
     clearInterval(checkpointTimer);
     if (opts.handleSignals) {

@@ -1,7 +1,7 @@
 /** Incremental recrawl of the demo (issue 16 targets): after 5 new articles and 3 new replies,
  * a recrawl pass emits exactly those 5 articles and 3 changed thread pages; unchanged pages are
  * answered 304 and not parsed. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -98,6 +98,11 @@ describe('incremental recrawl of the demo', () => {
       });
       expect(s1.finished).toBe(false);
       expect(s1.recrawl?.pass).toBe(1);
+      // A stopped crawl leaves the program alone (the signal's grace-period exit is cancelled).
+      const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+      await new Promise((r) => setTimeout(r, 1_800));
+      expect(exit).not.toHaveBeenCalled();
+      exit.mockRestore();
       const s2 = await runSpider(spiderFor(demo.url, []), { storageDir, log: silentLogger, recrawl: true, onItem: (i) => void got.push(i.url) });
       expect(s2.resumed).toBe(true);
       expect(s2.recrawl?.pass).toBe(1); // the same pass, resumed
