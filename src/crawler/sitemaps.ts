@@ -3,11 +3,11 @@
  * `Sitemap:` lines of the start URLs' robots.txt (else `/sitemap.xml`), or the spider's own list
  * (sitemap URLs, or robots.txt URLs whose lines are read). Sitemaps are fetched through the
  * crawl's downloader — the address guard, robots.txt, the rate limit and size limit apply as to
- * any request — and parsed by Crawlee's sitemap parser (`parseSitemap` of @crawlee/utils: urlset
+ * any request — and parsed by Crawlee's sitemap parser (`parseSitemap`, from crawlee's @crawlee/utils: urlset
  * and sitemapindex, `lastmod`); gzip bodies are inflated, plain-text sitemaps read a URL a line.
  */
 import { gunzipSync } from 'node:zlib';
-import { parseSitemap } from '@crawlee/utils';
+import { parseSitemap } from 'crawlee';
 import type { Logger } from '../core/middleware.js';
 
 /** Sitemap files read at most per crawl (an index of indexes of a large site): each may list
