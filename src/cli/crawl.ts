@@ -6,9 +6,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isBundledSpider, loadSpider, resolveSpiderFile } from '../spider/load.js';
 import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
-import { feedsFromCli } from './options.js';
+import { feedsFromCli } from '../storage/feed-sink.js';
 import { UsageError } from './errors.js';
 import { consoleLogger, type LogLevelName } from '../crawler/log.js';
+import { LOG_LEVELS, isLogLevel } from '../crawler/log-levels.js';
 import { preferSmallHeap } from '../crawler/memory.js';
 
 export interface CrawlCliOptions {
@@ -102,6 +103,7 @@ function guardSpiderErrors(spiderFile: string): void {
 }
 
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
+  if (opts.logLevel !== undefined && !isLogLevel(opts.logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got "${opts.logLevel}")`);
   const feeds = feedsFromCli(opts.out === undefined ? [] : Array.isArray(opts.out) ? opts.out : [opts.out], opts);
   preferSmallHeap();
   let demo: { url: string; close(): Promise<void> } | undefined;

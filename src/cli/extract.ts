@@ -11,10 +11,18 @@ import { createPage } from '../core/page.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
 import { UsageError } from './errors.js';
 import type { BatchPage } from './batch.js';
-import { checkTimezone, feedsFromCli } from './options.js';
-import { openFeed } from '../storage/feed-sink.js';
+import { feedsFromCli, openFeed } from '../storage/feed-sink.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
+
+/** An IANA zone Intl knows (`Asia/Shanghai`, `UTC`; `+08:00` is not one). */
+function checkTimezone(tz: string): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+  } catch {
+    throw new UsageError(`--timezone: unknown IANA time zone "${tz}" (e.g. Asia/Shanghai, Europe/Berlin, UTC)`);
+  }
+}
 
 /** Largest input file read (`--max-bytes`): the crawler's `maxResponseBytes` default, for the same
  * reason — a page this big is not one we can extract, and a 60 MB file took 1 GB RSS (issue 14). */

@@ -293,7 +293,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   // --- state: frontier, dataset, site store -------------------------------------------------
   if (opts.fresh) rmSync(datasetDir, { recursive: true, force: true });
   const frontier: Frontier = opts.frontier ?? JournalFrontier.open(stateDir, spider.name, { fresh: opts.fresh });
-  const pageMemory = PageMemory.open(path.join(stateDir, `${spider.name}.pages.json`));
+  const pageMemory = PageMemory.open(frontier instanceof JournalFrontier ? path.join(stateDir, `${spider.name}.pages.json`) : undefined);
   if (opts.fresh) pageMemory.clear();
   const recrawlOptions: RecrawlOptions | undefined = opts.recrawl ? { ...(spider.recrawl ?? {}), ...(typeof opts.recrawl === 'object' ? opts.recrawl : {}) } : spider.recrawl;
   if (frontier instanceof JournalFrontier && frontier.previousFinished && !opts.fresh) {

@@ -84,14 +84,15 @@ function header(h: IncomingHttpHeaders, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Re-visitable pages of a spider, on disk beside its frontier. */
+/** Re-visitable pages of a spider, on disk beside its frontier (in memory only without a file: a
+ * crawl whose frontier is not this machine's journal, e.g. a shared Redis crawl, has no later pass). */
 export class PageMemory {
   private data: PagesFile;
   private dirty = false;
 
-  private constructor(private readonly file: string) {
+  private constructor(private readonly file: string | undefined) {
     this.data = { version: 1, pass: 0, passBaseline: 0, datasetStart: 0, pages: {} };
-    if (existsSync(file)) {
+    if (file && existsSync(file)) {
       try {
         const d = JSON.parse(readFileSync(file, 'utf8')) as PagesFile;
         if (d && d.version === 1 && d.pages) this.data = d;
@@ -101,7 +102,7 @@ export class PageMemory {
     }
   }
 
-  static open(file: string): PageMemory {
+  static open(file: string | undefined): PageMemory {
     return new PageMemory(file);
   }
 
@@ -168,7 +169,7 @@ export class PageMemory {
   }
 
   flush(): void {
-    if (!this.dirty) return;
+    if (!this.dirty || !this.file) return;
     const tmp = this.file + '.tmp';
     writeFileSync(tmp, JSON.stringify(this.data));
     renameSync(tmp, this.file);

@@ -258,3 +258,24 @@ class CsvFeed extends FeedBase {
     await super.close();
   }
 }
+
+/** The command line's `--out FILE[:FORMAT]` (repeatable) with `--bom` and `--csv-rows` → feed
+ * specs, checked: every mistake is a FeedError (one line, exit code 2 in src/cli/main.ts). */
+export function feedsFromCli(outs: string[], o: { bom?: boolean; csvRows?: string }): FeedSpec[] {
+  if (o.csvRows !== undefined && !(CSV_ROWS as readonly string[]).includes(o.csvRows)) throw new FeedError(`--csv-rows must be one of ${CSV_ROWS.join(', ')} (got "${o.csvRows}")`);
+  const specs: FeedSpec[] = [];
+  try {
+    for (const arg of outs) {
+      const spec = parseOutArg(arg);
+      const csv = checkFeed(spec) === 'csv';
+      if (csv && o.bom) spec.bom = true;
+      if (csv && o.csvRows) spec.rows = o.csvRows as CsvRows;
+      specs.push(spec);
+    }
+  } catch (e) {
+    if (e instanceof FeedError) throw new FeedError(e.message.replace(/^feed /, '--out '));
+    throw e;
+  }
+  if ((o.bom || o.csvRows) && !specs.some((s) => checkFeed(s) === 'csv')) throw new FeedError(`${o.bom ? '--bom' : '--csv-rows'} applies to CSV outputs, and no --out names a .csv file`);
+  return specs;
+}

@@ -30,13 +30,14 @@ describe('gleaner crawl --out (several feeds at once)', () => {
 });
 
 describe('bad options are one clear message and exit 2', () => {
-  it('crawl: unknown --out format, --bom without a CSV output, bad --csv-rows; extract: bad --timezone, --out without --batch', async () => {
+  it('crawl: unknown --out format, --bom without a CSV output, bad --csv-rows, bad --log-level; extract: bad --timezone, --out without --batch', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cli-bad-'));
     writeFileSync(path.join(dir, 'p.html'), '<html><body><p>x</p></body></html>');
     const runs = await Promise.all([
       gleaner(['crawl', '--out', 'items.xml']),
       gleaner(['crawl', '--out', 'items.jsonl', '--bom']),
       gleaner(['crawl', '--out', 'items.csv', '--csv-rows', 'floors']),
+      gleaner(['crawl', '--log-level', 'loud']),
       gleaner(['extract', path.join(dir, 'p.html'), '--timezone', 'Mars/Olympus']),
       gleaner(['extract', path.join(dir, 'p.html'), '--out', path.join(dir, 'x.jsonl')]),
     ]);
@@ -44,6 +45,7 @@ describe('bad options are one clear message and exit 2', () => {
       /cannot tell the format from the extension/,
       /--bom applies to CSV outputs/,
       /--csv-rows must be one of item, entry \(got "floors"\)/,
+      /--log-level must be one of debug, info, warning, error, off \(got "loud"\)/,
       /--timezone: unknown IANA time zone "Mars\/Olympus"/,
       /--out needs --batch/,
     ];
