@@ -31,15 +31,20 @@ const inputs = (ext, names = Object.keys(ENTRIES)) => Object.fromEntries(names.m
  * dist/, where every chunk lives. */
 const DATA_FILES = {
   'model.json': 'middleware/classifier/model.json',
-  // the shared (Redis) frontier's scripts, read by src/crawler/redis/scripts.ts from `here/lua/`
-  ...Object.fromEntries(readdirSync('src/crawler/redis/lua').filter((f) => f.endsWith('.lua')).map((f) => [`lua/${f}`, `src/crawler/redis/lua/${f}`])),
 };
+
+/** The shared (Redis) frontier's scripts in one JSON file (src/crawler/redis/scripts.ts reads
+ * `here/redis-lua.json` when there is no `here/lua/`): one file in the tarball instead of fifteen. */
+const LUA_SOURCES = 'src/crawler/redis/lua';
+const luaBundle = () =>
+  JSON.stringify(Object.fromEntries(readdirSync(LUA_SOURCES).filter((f) => f.endsWith('.lua')).sort().map((f) => [f, readFileSync(`${LUA_SOURCES}/${f}`, 'utf8')])));
 
 /** Emits DATA_FILES into the JavaScript build's output. */
 const dataFiles = {
   name: 'gleaner-data-files',
   generateBundle() {
     for (const [fileName, from] of Object.entries(DATA_FILES)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
+    this.emitFile({ type: 'asset', fileName: 'redis-lua.json', source: luaBundle() });
   },
 };
 

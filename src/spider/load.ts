@@ -74,6 +74,11 @@ async function enableTypeScript(shown: string, cwd: string): Promise<void> {
     } catch {
       continue;
     }
+    // require-resolution finds the CommonJS build, whose register() points Node's loader at a file
+    // beside itself that does not exist (tsx 4.23: ".../esm/api/esm/index.mjs"); the ES module build
+    // next to it registers correctly
+    const esm = api.replace(/\.cjs$/, '.mjs');
+    if (esm !== api && existsSync(esm)) api = esm;
     const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown };
     register();
     typeScriptEnabled = true;

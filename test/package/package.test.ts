@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -175,5 +175,20 @@ describe('the gleaner command (plain node, from node_modules/.bin)', () => {
     const r = gleaner('crawl', 'news.ts');
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/news\.ts: a TypeScript spider needs tsx.*npm install --save-dev tsx/);
+  });
+
+  it('a TypeScript spider with tsx in the project: loaded by plain node (the config check runs, no request)', () => {
+    // tsx linked in from this checkout (its own dependencies resolve beside its real path)
+    const link = path.join(project, 'node_modules', 'tsx');
+    symlinkSync(path.join(root, 'node_modules', 'tsx'), link, 'dir');
+    try {
+      writeFileSync(path.join(project, 'typed.ts'), `const name: string = 'typed';\nexport default { name, startUrls: [] as string[] };\n`);
+      const r = gleaner('crawl', 'typed.ts');
+      expect(r.stderr).not.toMatch(/needs tsx|cannot load/);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/startUrls/);
+    } finally {
+      rmSync(link);
+    }
   });
 });

@@ -7,12 +7,17 @@
  * crawl generations (start, init). `lib.lua` is prepended to each; the scripts run with EVALSHA
  * (ioredis falls back to EVAL once per connection).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
-const LUA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lua');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The scripts beside this module (the source tree)… */
+const LUA_DIR = path.join(HERE, 'lua');
+/** …or, in the built package, all of them in one file beside the chunk (rolldown.config.mjs: one file
+ * instead of fifteen in the tarball). */
+export const LUA_BUNDLE = 'redis-lua.json';
 
 /**
  * Mean digests per seen-set bucket before linear hashing splits one. Redis keeps a hash in its
@@ -52,10 +57,12 @@ let sources: Record<string, string> | undefined;
 
 function load(): Record<string, string> {
   if (sources) return sources;
-  const lib = readFileSync(path.join(LUA_DIR, 'lib.lua'), 'utf8').replace('{{SEEN_BUCKET_LOAD}}', String(SEEN_BUCKET_LOAD));
+  const bundled = existsSync(LUA_DIR) ? undefined : (JSON.parse(readFileSync(path.join(HERE, LUA_BUNDLE), 'utf8')) as Record<string, string>);
+  const read = (file: string) => (bundled ? bundled[file]! : readFileSync(path.join(LUA_DIR, file), 'utf8'));
+  const lib = read('lib.lua').replace('{{SEEN_BUCKET_LOAD}}', String(SEEN_BUCKET_LOAD));
   sources = {};
   for (const [name, s] of Object.entries(SCRIPTS)) {
-    const body = readFileSync(path.join(LUA_DIR, s.file), 'utf8');
+    const body = read(s.file);
     sources[name] = 'lib' in s && !s.lib ? body : `${lib}\n${body}`;
   }
   return sources;
