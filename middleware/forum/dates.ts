@@ -163,6 +163,9 @@ export function datesIn(text: string, options: DateOptions): ExtraMatch[] {
 /** A `title` that carries a full date ("05 Jun 2019 02:24" behind "10 Monate 3 Wochen her"). */
 const DATE_IN_TITLE = /\d{4}.*\d{1,2}:\d{2}|\d{1,2}:\d{2}.*\d{4}|\d{4}-\d{2}-\d{2}/;
 
+/** A title that is only an ISO 8601 date-time (what script-rendered "3 hours ago" labels carry). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
 const MACHINE_DATE_ATTRS = ['datetime', 'data-time', 'data-datetime', 'data-timestamp', 'title', 'data-date'];
 
 /** Machine-readable date on an element (`<time datetime>`, `<abbr title>`, `data-time` epoch). */
@@ -209,7 +212,10 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
   for (const node of page.nodes) {
     if (!(node instanceof Element)) continue;
     const isTime = node.name === 'time';
-    const titled = !!node.attribs.title && DATE_IN_TITLE.test(node.attribs.title) && node.name !== 'a' && node.name !== 'img';
+    // (A link's or an image's title is its caption — a thread title with a year and a time in it —
+    // unless the title is nothing but a machine timestamp: `<a class="timeago" title="2024-…Z">`.)
+    const title = node.attribs.title;
+    const titled = !!title && DATE_IN_TITLE.test(title) && ((node.name !== 'a' && node.name !== 'img') || ISO_TIMESTAMP.test(title.trim()));
     if (!isTime && !titled && !node.attribs['data-time'] && !node.attribs['data-datetime'] && !node.attribs['data-timestamp']) continue;
     const iso = machineDate(node, options);
     if (!iso && !isTime) continue;

@@ -27,6 +27,10 @@ export const CONTENT_PUNCT = new RegExp(`(?<=[\\p{L})"'’”]\\s?)[${LATIN_MARK
  * words of board templates; quotes are content and never noise. */
 export const NOISE_HINT = /(signature|(^|[\s_-])sig($|[\s_-])|postbit_?sig|button|btn|toolbar|post-?actions|post-?controls|quick-?reply|share-?buttons|reactions?-?bar|likes?-?bar|like-?list)/i;
 
+/** A noise element holds at most this share of the page's text (a post's buttons or signature
+ * are a sliver of it; a wrapper holding half the page is layout, whatever its class says). */
+export const NOISE_MAX_SHARE = 0.5;
+
 /** The page index (src/core/page-index.ts) plus what floors need: sentence punctuation per segment
  * as prefix sums, and which segments sit inside noise (signatures, buttons). */
 export interface ThreadIndex extends PageIndex {
@@ -46,6 +50,7 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
   const prePunct = new Float64Array(m + 1);
   const noise = new Uint8Array(m);
   const memo = new Map<AnyNode, boolean>();
+  const pageChars = ix.segments.length ? rangeChars(ix, { start: 0, end: page.nodes.length - 1 }) : 0;
   const isNoise = (el: AnyNode): boolean => {
     // Iterative with memo: walk up to the first known ancestor, then fill the chain.
     const chain: AnyNode[] = [];
@@ -62,9 +67,11 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
     }
     for (let k = chain.length - 1; k >= 0; k--) {
       const c = chain[k]!;
-      if (!v && c instanceof Element) {
+      if (!v && c instanceof Element && c.name !== 'body' && c.name !== 'html') {
         const a = `${c.attribs.class ?? ''} ${c.attribs.id ?? ''}`;
-        if (a.length > 1 && NOISE_HINT.test(a) && !/quote/i.test(a)) v = true;
+        // Buttons and signatures are small: an element holding most of the page is a layout
+        // wrapper whose theme class happens to say so (`flat_buttons` on a page's root).
+        if (a.length > 1 && NOISE_HINT.test(a) && !/quote/i.test(a) && rangeChars(ix, rangeOf(ix, c)) <= NOISE_MAX_SHARE * pageChars) v = true;
       }
       memo.set(c, v);
     }

@@ -23,7 +23,7 @@
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
-import type { Page } from '../../src/core/page.js';
+import { collapse, textOf, type Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
@@ -120,6 +120,10 @@ const NESTING_CHECKED_CANDIDATES = 24;
  * date of their own (outside the inner records): a post's header date. Page sections or columns
  * that only group posts show none; 0.75 lets a few posts whose only date is an edit line pass. */
 const OUTER_OWN_DATE_SHARE = 0.75;
+/** …or when at least this share of their text lies outside the inner records: the posts' bodies.
+ * Sections that group posts hold next to nothing besides them (2% on a Q&A page's comment
+ * containers), answers around their comments and signature blocks most of it (74%). */
+const OUTER_OWN_TEXT_SHARE = 0.5;
 
 /**
  * Whether `inner`'s records nest in `outer`'s: at least one inner record lies strictly inside an
@@ -179,6 +183,20 @@ function innerDates(starts: Int32Array, rec: PostRecord, inner: Candidate[] | un
   return spans.pre[b]! - spans.pre[a]!;
 }
 
+/** Non-link characters of a record inside the records of its inner lists (merged spans). */
+function innerChars(ix: ThreadIndex, rec: PostRecord, inner: Candidate[] | undefined): number {
+  if (!inner) return 0;
+  const rs = inner.flatMap((c) => c.records.map((r) => r.range)).filter((r) => r.start >= rec.range.start && r.end <= rec.range.end).sort((x, y) => x.start - y.start);
+  let n = 0;
+  let end = -1;
+  for (const r of rs) {
+    if (r.start <= end) continue;
+    n += nonLinkChars(ix, r);
+    end = r.end;
+  }
+  return n;
+}
+
 function datedCount(anchorStarts: Int32Array, r: Range): number {
   return lowerBound(anchorStarts, r.end + 1) - lowerBound(anchorStarts, r.start);
 }
@@ -218,13 +236,34 @@ function scoreRecords(ix: ThreadIndex, records: PostRecord[]): number {
   return records.length * damp * teaserFactor;
 }
 
+/** Attributes that say nothing about an element's role in a template (per-element values). */
+const PLAIN_ATTRS = new Set(['class', 'style', 'id', 'title', 'lang', 'dir']);
+/** Attributes whose value names the element's role (schema.org, ARIA, a framework's component). */
+const ROLE_ATTRS = ['itemprop', 'itemtype', 'role', 'component', 'data-role', 'data-type'];
+/** Two siblings whose classes differ are still one structure when they carry the same set of at
+ * least this many other attributes (with the same role values): a template's data attributes
+ * (`data-pid data-uid data-username itemprop=comment`) are the same on every post, while a state
+ * class marks some of them (`topic-owner-post` on the original poster's replies only). */
+export const MIN_SHARED_ATTRS = 3;
+
+function attrSignature(el: Element): string | undefined {
+  const names = Object.keys(el.attribs).filter((n) => !PLAIN_ATTRS.has(n));
+  if (names.length < MIN_SHARED_ATTRS) return undefined;
+  return [...names.sort(), ...ROLE_ATTRS.map((r) => el.attribs[r] ?? '')].join(' ');
+}
+
 function similar(a: Element, b: Element, ca: string[], cb: string[]): boolean {
   if (a.name !== b.name) return false;
   const pa = idPattern(a);
   const pb = idPattern(b);
   if (pa && pb && pa === pb && pa.includes('#')) return true;
+  // Distinct names (`#upper_section`, `#content_section`) are distinct regions of the page, not
+  // members of one list (whose ids, when they have them, differ by a number).
+  if (pa && pb && pa !== pb) return false;
   if (!ca.length && !cb.length) return true;
-  return jaccard(ca, cb) >= CLASS_SIMILARITY;
+  if (jaccard(ca, cb) >= CLASS_SIMILARITY) return true;
+  const sa = attrSignature(a);
+  return sa !== undefined && sa === attrSignature(b);
 }
 
 /** Cluster an element's children by signature; returns cluster id per child. */
@@ -590,24 +629,31 @@ function peakRecords(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
 /** A thread with a single post: the lowest ancestor of the first own date that also holds
  * punctuated text of at least POST_TEXT_REF characters outside the date's own block. */
 function singleRecord(ix: ThreadIndex, anchors: DateAnchor[]): PostRecord[] {
-  const first = anchors.find((a) => !a.prose);
-  if (!first) return [];
-  let el: AnyNode | null = first.element;
-  const own = rangeOf(ix, first.element);
-  const ownText = nonLinkChars(ix, own);
-  while (el && el instanceof Element && el.name !== 'body' && el.name !== 'html') {
-    const r = rangeOf(ix, el);
-    if (nonLinkChars(ix, r) - ownText >= POST_TEXT_REF) {
-      // One dated text is also what an article looks like: a post names its author by a link to
-      // a member profile (blogs link /author/ pages, which do not count).
-      // …and sits in a board's post container (class/id words of post templates).
-      const forumish = hasAncestor(el, null, (e) => FORUM_CONTAINER.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`));
-      return forumish && hasMemberLink(ix, r) && punctMarks(ix, r) > 0 ? [{ roots: [el], range: r, via: 'single' }] : [];
+  // The first dates may be the thread header's ("Thread starter X · Start date …" under the
+  // title): a few are tried in order, the first that heads a post wins.
+  const tried = anchors.filter((a) => !a.prose && !a.joined).slice(0, SINGLE_POST_ANCHORS);
+  for (const first of tried) {
+    let el: AnyNode | null = first.element;
+    const own = rangeOf(ix, first.element);
+    const ownText = nonLinkChars(ix, own);
+    while (el && el instanceof Element && el.name !== 'body' && el.name !== 'html') {
+      const r = rangeOf(ix, el);
+      // (The thread title in a heading is not the post's text.)
+      if (nonLinkChars(ix, r) - ownText - headingChars(ix, r) >= POST_TEXT_REF) {
+        // One dated text is also what an article looks like: a post names its author by a link
+        // to a member profile (blogs link /author/ pages, which do not count).
+        // …and sits in a board's post container (class/id words of post templates).
+        const forumish = hasAncestor(el, null, (e) => FORUM_CONTAINER.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`));
+        if (forumish && hasMemberLink(ix, r) && punctMarks(ix, r) > 0) return [{ roots: [el], range: r, via: 'single' }];
+        break;
+      }
+      el = el.parent;
     }
-    el = el.parent;
   }
   return [];
 }
+/** Dates tried as the one post's date (the thread header's, the post's own, an edit line). */
+const SINGLE_POST_ANCHORS = 3;
 
 /**
  * The main post rendered by a template of its own (a question above its answers), found when
@@ -647,7 +693,8 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
   // It must hold a single post: one own date only (several would make it another list); the
   // dates of its replies (comments under a question) are theirs.
-  if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose && !inReply(a.index)).map((a) => a.index)), r) > 2) return undefined;
+  // (A date in the thread's title — "Development update 2024-10-04" — is the title's.)
+  if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose && !inReply(a.index) && !inTitleHeading(ix, a)).map((a) => a.index)), r) > 2) return undefined;
   return { roots: [el], range: r, via: 'single' };
 }
 
@@ -684,6 +731,13 @@ function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
   // headings before the floors.
   const thread = threadTitle(ix.page, r.end);
   return thread !== undefined && headings.some((seg) => seg.text === thread);
+}
+/** Whether a date anchor sits in a heading that shows the page's title (a dated thread title). */
+function inTitleHeading(ix: ThreadIndex, a: DateAnchor): boolean {
+  if (!/^h[1-6]$/.test(a.element.name)) return false;
+  const title = ix.page.title.replace(/\s+/g, ' ').trim();
+  const text = a.element.children.length ? collapse(textOf(a.element)) : '';
+  return text.length >= MIN_TITLE_CHARS && title.includes(text);
 }
 /** A heading this short ("Re", "#") matches any title. */
 const MIN_TITLE_CHARS = 4;
@@ -895,7 +949,12 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     // The outer records must show their own dates (not only their inner lists'): page sections
     // or columns that merely group posts have none.
     const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, outer.inner) > 0).length;
-    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
+    // …or their own text: a post whose date sits in a block that also repeats inside it (its
+    // signature area beside its comments) still has its body outside the inner lists.
+    const total = outer.records.reduce((a, r) => a + nonLinkChars(ix, r.range), 0);
+    const inside = outer.records.reduce((a, r) => a + innerChars(ix, r, outer.inner), 0);
+    const ownsText = total > 0 && total - inside >= OUTER_OWN_TEXT_SHARE * total;
+    if ((own < OUTER_OWN_DATE_SHARE * outer.records.length && !ownsText) || outer.records.length < MIN_RECORDS) {
       outer.inner = undefined;
       continue;
     }
@@ -934,13 +993,25 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
   };
   // Header floors carry no structure of their own to vouch for them: most must name an author.
   if (bestHeader && bestHeader.records.filter((r) => showsAuthor(ix, r)).length * 2 < bestHeader.records.length) bestHeader = undefined;
+  // The structure's replies (comments under a question and its answers, 楼中楼): their headers
+  // are not floors the structure missed.
+  const bestReplies = best ? replyRecords(ix, best, speaking) : [];
   if (bestHeader) {
-    const heads = bestHeader.records.map((r) => r.range.start);
+    // (Inner "replies" in the floors' own markup are floors nested by tags that never closed.)
+    const floorKey = best?.records[0]!.roots[0] ? stepKey(best.records[0]!.roots[0]) : undefined;
+    const otherReplies = bestReplies.filter((r) => !r.roots[0] || stepKey(r.roots[0]) !== floorKey);
+    const replyStarts = otherReplies.map((r) => r.range.start);
+    const inReply = (i: number): boolean => {
+      const k = lowerBound(replyStarts, i + 1) - 1;
+      return k >= 0 && i <= otherReplies[k]!.range.end;
+    };
+    const floorHeads = bestHeader.records.filter((r) => !inReply(r.range.start));
+    const heads = floorHeads.map((r) => r.range.start);
     // The floors the structure missed must read like posts: dated rows of a "similar threads"
     // box after the posts (titles, counters) are not floors whose tags never closed.
-    const missed = best ? bestHeader.records.filter((r) => !best!.records.some((b) => b.range.start <= r.range.start && r.range.start <= b.range.end)) : [];
+    const missed = best ? floorHeads.filter((r) => !best!.records.some((b) => b.range.start <= r.range.start && r.range.start <= b.range.end)) : [];
     const missedTalk = missed.filter((r) => punctMarks(ix, r.range) > 0).length >= HEADER_MISSED_TALK * missed.length;
-    if (!best || (bestHeader.records.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads) && missedTalk)) {
+    if (!best || (floorHeads.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads) && missedTalk)) {
       // A header floor with nothing to say and nobody saying it is a dated line beside the posts
       // (a thread header, a "similar threads" date), not a floor.
       return bestHeader.records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT || showsAuthor(ix, r));
@@ -948,7 +1019,7 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
   }
   if (best) {
     const records = extendRecords(ix, anchorStarts, best.records, allElements);
-    const replies = replyRecords(ix, best, speaking);
+    const replies = bestReplies;
     if (process.env.FORUM_DEBUG) console.error("replies", replies.map((r) => `${r.roots[0]?.name}.${r.roots[0]?.attribs.class}@${r.range.start}`).slice(0, 8).join(" "));
     const main = mainPostBefore(ix, anchors, records, ownText, replies);
     const all = mergeHeaderRows(ix, main ? [main, ...records] : records, ownText);
