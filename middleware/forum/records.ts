@@ -120,10 +120,7 @@ const NESTING_CHECKED_CANDIDATES = 24;
  * date of their own (outside the inner records): a post's header date. Page sections or columns
  * that only group posts show none; 0.75 lets a few posts whose only date is an edit line pass. */
 const OUTER_OWN_DATE_SHARE = 0.75;
-/** …or when at least this share of their text lies outside the inner records: the posts' bodies.
- * Sections that group posts hold next to nothing besides them (2% on a Q&A page's comment
- * containers), answers around their comments and signature blocks most of it (74%). */
-const OUTER_OWN_TEXT_SHARE = 0.5;
+
 
 /**
  * Whether `inner`'s records nest in `outer`'s: at least one inner record lies strictly inside an
@@ -183,19 +180,21 @@ function innerDates(starts: Int32Array, rec: PostRecord, inner: Candidate[] | un
   return spans.pre[b]! - spans.pre[a]!;
 }
 
-/** Non-link characters of a record inside the records of its inner lists (merged spans). */
-function innerChars(ix: ThreadIndex, rec: PostRecord, inner: Candidate[] | undefined): number {
-  if (!inner) return 0;
-  const rs = inner.flatMap((c) => c.records.map((r) => r.range)).filter((r) => r.start >= rec.range.start && r.end <= rec.range.end).sort((x, y) => x.start - y.start);
+/** Share of the outer records' text that lies in one inner candidate's records. */
+function innerShare(ix: ThreadIndex, outer: PostRecord[], inner: Candidate): number {
+  const total = outer.reduce((a, r) => a + nonLinkChars(ix, r.range), 0);
+  if (!total) return 0;
+  const starts = outer.map((r) => r.range.start);
   let n = 0;
-  let end = -1;
-  for (const r of rs) {
-    if (r.start <= end) continue;
-    n += nonLinkChars(ix, r);
-    end = r.end;
+  for (const r of inner.records) {
+    const k = lowerBound(starts, r.range.start + 1) - 1;
+    if (k >= 0 && r.range.end <= outer[k]!.range.end) n += nonLinkChars(ix, r.range);
   }
-  return n;
+  return n / total;
 }
+/** An inner list holding at least this share of the outer records' text is their content (posts
+ * grouped by page sections), whatever it says. */
+const INNER_BULK_SHARE = 0.5;
 
 function datedCount(anchorStarts: Int32Array, r: Range): number {
   return lowerBound(anchorStarts, r.end + 1) - lowerBound(anchorStarts, r.start);
@@ -948,13 +947,12 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     if (!outer.inner) continue;
     // The outer records must show their own dates (not only their inner lists'): page sections
     // or columns that merely group posts have none.
-    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, outer.inner) > 0).length;
-    // …or their own text: a post whose date sits in a block that also repeats inside it (its
-    // signature area beside its comments) still has its body outside the inner lists.
-    const total = outer.records.reduce((a, r) => a + nonLinkChars(ix, r.range), 0);
-    const inside = outer.records.reduce((a, r) => a + innerChars(ix, r, outer.inner), 0);
-    const ownsText = total > 0 && total - inside >= OUTER_OWN_TEXT_SHARE * total;
-    if ((own < OUTER_OWN_DATE_SHARE * outer.records.length && !ownsText) || outer.records.length < MIN_RECORDS) {
+    // An inner "list" that neither talks nor holds the bulk of the records is a part of their
+    // own template (a post's signature block, `div.mt*` like its comments block): the dates it
+    // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
+    const lists = outer.inner.filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
+    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists) > 0).length;
+    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
       outer.inner = undefined;
       continue;
     }
