@@ -890,7 +890,7 @@ function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
 export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = []): PostRecord[] {
   const page: Page = ix.page;
   const anchorStarts = Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index));
-  if (!anchorStarts.length) return [];
+  if (!anchorStarts.length) return undatedRecords(ix);
   const candidates: Candidate[] = [];
   const withIds: Element[] = [];
   const allElements: Element[] = [];
@@ -1027,5 +1027,56 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
   }
   const peaks = peakRecords(ix, anchors).filter((r) => ownText(r.range) >= POST_TEXT_REF && punctMarks(ix, r.range) > 0);
   if (peaks.length >= MIN_RECORDS) return peaks;
-  return singleRecord(ix, anchors);
+  const single = singleRecord(ix, anchors);
+  return single.length ? single : undatedRecords(ix);
+}
+
+/** Undated floors must hold at least this share of the page's text: the thread is what the page
+ * is about (a grid of product cards or a member list beside it is not). */
+export const UNDATED_PAGE_SHARE = 0.5;
+/** …and this share of them must show an author (a name heading or class, a member link). */
+const UNDATED_AUTHOR_SHARE = 0.8;
+
+/**
+ * Floors without dates: the server-rendered copy of a script-rendered board (`<noscript>` views
+ * print each post as an author and a body, without times) or a board that shows none. Without
+ * date anchors the evidence must come from elsewhere: siblings of one template, nearly all naming
+ * an author, most talking (sentence punctuation), and together the bulk of the page's text.
+ */
+function undatedRecords(ix: ThreadIndex): PostRecord[] {
+  const page = ix.page;
+  const total = nonLinkChars(ix, { start: 0, end: page.nodes.length - 1 });
+  if (!total) return [];
+  let best: PostRecord[] = [];
+  let bestChars = UNDATED_PAGE_SHARE * total;
+  for (const node of page.nodes) {
+    if (!(node instanceof Element)) continue;
+    const r = rangeOf(ix, node);
+    if (nonLinkChars(ix, r) < bestChars) continue;
+    const children = elementChildren(node);
+    if (children.length < MIN_RECORDS) continue;
+    const cl = clusterChildren(children);
+    const byCluster = new Map<number, Element[]>();
+    children.forEach((c, i) => {
+      if (cl[i]! < 0) return;
+      let arr = byCluster.get(cl[i]!);
+      if (!arr) byCluster.set(cl[i]!, (arr = []));
+      arr.push(c);
+    });
+    for (const els of byCluster.values()) {
+      if (els.length < MIN_RECORDS) continue;
+      const records: PostRecord[] = els.map((e) => ({ roots: [e], range: rangeOf(ix, e), via: 'siblings' as const }));
+      const chars = records.reduce((a, x) => a + nonLinkChars(ix, x.range), 0);
+      if (chars < bestChars) continue;
+      const named = records.filter((x) => showsAuthor(ix, x));
+      if (named.length < UNDATED_AUTHOR_SHARE * records.length) continue;
+      if (records.filter((x) => punctMarks(ix, x.range) > 0).length < MIN_PUNCT_SHARE * records.length) continue;
+      if (records.filter((x) => nonLinkChars(ix, x.range) >= MIN_OWN_TEXT).length * 2 < records.length) continue;
+      // The author is what anchors an undated floor: a member of the template naming nobody
+      // (a "related questions" box between the answers) is not one.
+      best = named;
+      bestChars = chars;
+    }
+  }
+  return best;
 }
