@@ -48,7 +48,7 @@ import { createPage } from '../src/core/page.js';
 import { Extractor, type ExtractInput, type ExtractKind } from '../src/chain/extractor.js';
 import type { Item, ForumPost } from '../src/core/item.js';
 import type { MiddlewareSetting } from '../src/core/middleware.js';
-import { extractForum } from '../middleware/forum/index.js';
+import { extractForum, ownText } from '../middleware/forum/index.js';
 
 /** Text match threshold of the data README. */
 const TEXT_SIMILARITY = 0.95;
@@ -243,21 +243,7 @@ interface Score {
   gold: number;
 }
 
-/** A post's own text: `content` (as displayed) without the lines of its `quotes`. */
-export function ownText(p: ForumPost): string {
-  if (!p.quotes?.length) return p.content;
-  const drop = new Map<string, number>();
-  for (const q of p.quotes) for (const l of q.split('\n')) drop.set(l, (drop.get(l) ?? 0) + 1);
-  return p.content
-    .split('\n')
-    .filter((l) => {
-      const n = drop.get(l);
-      if (!n) return true;
-      drop.set(l, n - 1);
-      return false;
-    })
-    .join('\n');
-}
+export { ownText };
 
 function itemText(item: Item): string {
   if (item.content) return item.content;
