@@ -91,7 +91,7 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
 }
 
 /** Links to a login or sign-up page. */
-const LOGIN_HREF = /(login|logging|log-in|signin|sign-in|sign_in|register|signup|sign-up|join\.php|登录|注册)/i;
+export const LOGIN_HREF = /(login|logging|log-in|signin|sign-in|sign_in|register|signup|sign-up|join\.php|登录|注册)/i;
 /** A guest prompt ("You need to log in to view attachments. No account? Register") is a short
  * block around such a link; 150 characters holds the prompt and its heading, not a post. */
 export const GUEST_PROMPT_MAX = 150;

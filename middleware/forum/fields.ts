@@ -28,6 +28,7 @@ import {
   stepKey,
   classTokens,
   jaccard,
+  LOGIN_HREF,
 } from './dom.js';
 
 /** The content node of a floor is the deepest element holding at least this share of the floor's
@@ -614,7 +615,8 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     // such element would be quadratic.
     if (ix.end[i]! - i > MAX_AUTHOR_NODES) continue;
     const name = unlabel(collapse(textOf(n)));
-    if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name)) continue;
+    // (A button is never a name, whatever its class or link says: "Reply" in a `reply-user` box.)
+    if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name) || ACTION_TEXT.test(name)) continue;
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
     if (isProfileLink) url = href;
@@ -669,7 +671,8 @@ const MAX_INLINE_NAME_NODES = 3;
 function isProfileUrl(href: string): boolean {
   try {
     const u = new URL(href);
-    return PROFILE_HREF.test(u.pathname + u.search);
+    // A login or sign-up link under /user/ ("/user/login?destination=…") is nobody's profile.
+    return PROFILE_HREF.test(u.pathname + u.search) && !LOGIN_HREF.test(u.pathname);
   } catch {
     return false;
   }
@@ -679,7 +682,7 @@ function findProfileLink(el: Element): Element | undefined {
   const stack: Element[] = [el];
   while (stack.length) {
     const e = stack.pop()!;
-    if (e.name === 'a' && e.attribs.href && PROFILE_HREF.test(e.attribs.href.replace(/^[./]*/, '/'))) return e;
+    if (e.name === 'a' && e.attribs.href && PROFILE_HREF.test(e.attribs.href.replace(/^[./]*/, '/')) && !LOGIN_HREF.test(e.attribs.href.split('?')[0]!)) return e;
     for (const c of elementChildren(e)) stack.push(c);
   }
   return undefined;
@@ -729,7 +732,9 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
   let best: string | undefined;
   let bestScore = -Infinity;
   for (const [p, st] of stats) {
-    if (st.slot && records.length >= 3 && st.values.size < 2) continue;
+    // The same text at a path in every one of several floors is a label ("Offline", a role
+    // badge linking to its help page), not who wrote each post.
+    if (records.length >= 3 && st.floors >= 3 && st.values.size < 2) continue;
     const score = st.floors / records.length + AUTHOR_LINK_BONUS * (st.linked / st.floors) - AUTHOR_SLOT_PENALTY * (st.slot / st.floors);
     if (score > bestScore) [best, bestScore] = [p, score];
   }

@@ -27,7 +27,7 @@ import { collapse, textOf, type Page } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
-import { threadTitle } from './title.js';
+import { threadTitle, titleCore } from './title.js';
 import {
   type ThreadIndex,
   type Range,
@@ -45,6 +45,7 @@ import {
   segSpan,
   segmentsIn,
   hasAncestor,
+  LOGIN_HREF,
 } from './dom.js';
 
 /** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
@@ -682,7 +683,16 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
     if (r.end >= first) break;
     el = p;
   }
-  const r = rangeOf(ix, el);
+  // The post may be a run of siblings (its header, then its body) in the element that goes on to
+  // hold the replies: the siblings after the header up to the first floor's are the post's.
+  const roots = [el];
+  const siblings = el.parent ? elementChildren(el.parent) : [];
+  for (let k = siblings.indexOf(el) + 1; k > 0 && k < siblings.length; k++) {
+    const sr = rangeOf(ix, siblings[k]!);
+    if (sr.end >= first) break;
+    roots.push(siblings[k]!);
+  }
+  const r = { start: rangeOf(ix, el).start, end: rangeOf(ix, roots[roots.length - 1]!).end };
   // A member link says a person wrote it; without one (a blog post above its comments) the
   // thread's own title in a heading of it does (issue 18: the main post carries the title).
   if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || (!hasMemberLink(ix, r) && !holdsThreadTitle(ix, r))) return undefined;
@@ -690,11 +700,16 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   // "last visit" line.
   const firstDate = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end)?.iso;
   if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
+  // …and one stamped with the first floor's very time ("Thread starter X · Start date <time>" above
+  // the posts) is the thread's header describing that floor. (Day-only dates prove nothing: a
+  // question and its first answer often share a day.)
+  const firstAnchor = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end);
+  if (anchor.iso && firstDate && !anchor.relative && !firstAnchor?.relative && Date.parse(anchor.iso) === Date.parse(firstDate) && !/T00:00(:00)?(\.0+)?(Z|[+-])/.test(anchor.iso)) return undefined;
   // It must hold a single post: one own date only (several would make it another list); the
   // dates of its replies (comments under a question) are theirs.
   // (A date in the thread's title — "Development update 2024-10-04" — is the title's.)
   if (datedCount(Int32Array.from(anchors.filter((a) => !a.prose && !inReply(a.index) && !inTitleHeading(ix, a)).map((a) => a.index)), r) > 2) return undefined;
-  return { roots: [el], range: r, via: 'single' };
+  return { roots, range: r, via: 'single' };
 }
 
 /**
@@ -725,7 +740,13 @@ function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
   const title = ix.page.title.replace(/\s+/g, ' ').trim();
   const headings = segmentsIn(ix, r).filter((seg) => /^h[1-6]$/.test(seg.element.name) && seg.text.length >= MIN_TITLE_CHARS);
   if (!headings.length) return false;
-  if (title) return headings.some((seg) => title.includes(seg.text));
+  if (title) {
+    if (headings.some((seg) => title.includes(seg.text))) return true;
+    // …or a heading that starts with the title's own part and adds a note ("… (example.com) 139":
+    // the linked story's source and its comment count).
+    const core = titleCore(title);
+    return core !== undefined && core.length >= MIN_TITLE_CORE_CHARS && headings.some((seg) => seg.text.startsWith(core));
+  }
   // No <title> (a page saved without its head): the thread title as title.ts reads it from the
   // headings before the floors.
   const thread = threadTitle(ix.page, r.end);
@@ -738,6 +759,8 @@ function inTitleHeading(ix: ThreadIndex, a: DateAnchor): boolean {
   const text = a.element.children.length ? collapse(textOf(a.element)) : '';
   return text.length >= MIN_TITLE_CHARS && title.includes(text);
 }
+/** A title part this long is the thread's own title, distinctive enough to begin a heading. */
+const MIN_TITLE_CORE_CHARS = 12;
 /** A heading this short ("Re", "#") matches any title. */
 const MIN_TITLE_CHARS = 4;
 
@@ -866,7 +889,7 @@ function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
     const n = ix.page.nodes[i];
     if (!(n instanceof Element)) continue;
     if (n.attribs['data-author'] || n.attribs['data-username']) return true;
-    if (n.name === 'a' && n.attribs.href && MEMBER_HREF.test(n.attribs.href)) return true;
+    if (n.name === 'a' && n.attribs.href && isMemberHref(n.attribs.href)) return true;
     const c = n.attribs.class;
     if (c && AUTHOR_CLASS.test(c)) return true;
   }
@@ -875,13 +898,17 @@ function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
 
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
 const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+/** A member profile link; a login or sign-up link under `/user/` is nobody's. */
+function isMemberHref(href: string): boolean {
+  return MEMBER_HREF.test(href) && !LOGIN_HREF.test(href.split('?')[0]!);
+}
 /** Class/id words of board post containers (a one-post thread must sit in one). */
 const FORUM_CONTAINER = /(post|reply|message|thread|topic|floor|comment|bbs|forum|kmsg|l_post|帖|楼)/i;
 
 function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
     const n = ix.page.nodes[i];
-    if (n instanceof Element && n.name === 'a' && n.attribs.href && MEMBER_HREF.test(n.attribs.href)) return true;
+    if (n instanceof Element && n.name === 'a' && n.attribs.href && isMemberHref(n.attribs.href)) return true;
   }
   return false;
 }

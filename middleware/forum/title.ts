@@ -37,6 +37,12 @@ export function threadTitle(page: Page, firstPostIndex?: number): string | undef
   const og = page.meta.get('og:title');
   if (og) return collapse(og);
   if (!page.title) return undefined;
-  const parts = page.title.split(TITLE_SEPARATORS).map((s) => s.trim()).filter(Boolean);
-  return parts.sort((a, b) => b.length - a.length)[0] ?? page.title;
+  return titleCore(page.title) ?? page.title;
+}
+
+/** The longest part of a `<title>` split at the usual separators (the thread's own title without
+ * the forum and site names). */
+export function titleCore(title: string): string | undefined {
+  const parts = title.split(TITLE_SEPARATORS).map((s) => s.trim()).filter(Boolean);
+  return parts.sort((a, b) => b.length - a.length)[0];
 }
