@@ -461,18 +461,44 @@ function listMarker(ix: ThreadIndex, seg: Segment): string {
  * signature-sized — rules of underscores also separate parts of long posts.
  */
 function cutSignature(lines: string[]): string[] {
-  let at = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (SIGNATURE_RULE.test(lines[i]!)) {
-      at = i;
-      break;
-    }
-  }
+  const at = lastRule(lines);
   if (at < 0) return lines;
   const after = lines.slice(at + 1).join(' ').length;
   const before = lines.slice(0, at).join(' ').length;
   return after <= MAX_SIGNATURE_LENGTH && after < before ? lines.slice(0, at) : lines;
 }
+
+function lastRule(lines: string[], rule?: string): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (rule === undefined ? SIGNATURE_RULE.test(lines[i]!) : lines[i] === rule) return i;
+  return -1;
+}
+
+/**
+ * Signatures under a board's own delimiter: the same rule line ("------------------------------")
+ * closing the text of several floors is the template's signature separator, and what follows it
+ * is the signature even when it is longer than a one-line post ("楼主有病!" above a signature
+ * image). Applied to the floors' texts ("\n"-joined lines) once all are read.
+ */
+export function cutTemplateSignatures(texts: string[]): string[] {
+  const floorsWith = new Map<string, number>();
+  for (const t of texts) for (const l of new Set(t.split('\n'))) if (SIGNATURE_RULE.test(l) && l.trim().length >= MIN_TEMPLATE_RULE) floorsWith.set(l, (floorsWith.get(l) ?? 0) + 1);
+  const rules = [...floorsWith].filter(([, n]) => n >= MIN_SIGNED_FLOORS).map(([l]) => l);
+  if (!rules.length) return texts;
+  return texts.map((t) => {
+    const lines = t.split('\n');
+    for (const rule of rules) {
+      const at = lastRule(lines, rule);
+      if (at <= 0) continue;
+      if (lines.slice(at + 1).join(' ').length <= MAX_SIGNATURE_LENGTH) return lines.slice(0, at).join('\n');
+    }
+    return t;
+  });
+}
+/** A rule line repeated in this many floors is the template's signature delimiter… */
+const MIN_SIGNED_FLOORS = 2;
+/** …when it is a drawn rule (ten characters or more), not usenet's short "-- ". */
+const MIN_TEMPLATE_RULE = 10;
+
 
 /** Seed 000 for floors without structure: the date splits the block; the half with more text is
  * the body. */

@@ -30,7 +30,7 @@ import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import { findRecords, type PostRecord } from './records.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, peakContent } from './fields.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, cutTemplateSignatures, peakContent } from './fields.js';
 import { findPagination, laterPageInUrl } from '../pagination/index.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadTitle } from './title.js';
@@ -172,7 +172,7 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
   // is an edit time are not what the post says.
   const notices = new Set<number>();
   for (const a of anchors) if (a.edited && !a.marked && (a.line ?? Infinity) <= EDIT_NOTICE_MAX) notices.add(a.index);
-  const texts = dropBoilerplate(
+  const texts = cutTemplateSignatures(dropBoilerplate(
     records.map((rec, i) => {
       const els = content[i];
       // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
@@ -186,7 +186,7 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
       return els && els.length ? contentText(ix, els, quoted, rec, quotes[i], skip) : peakContent(ix, rec, dates[i]);
     }),
     quoted,
-  );
+  ));
   return records.map((rec, i) => {
     const d = dates[i];
     const floor = floors[i];
