@@ -456,22 +456,27 @@ function listMarker(ix: ThreadIndex, seg: Segment): string {
 }
 
 /**
- * The signature delimiter ("_________________", usenet's "-- "): what follows is the signature,
- * even where the template gives it the body's class (phpBB 2). Only when what follows is
- * signature-sized — rules of underscores also separate parts of long posts.
+ * Usenet's signature delimiter ("-- "): what follows is the signature, even where the template
+ * gives it the body's class. Only when what follows is signature-sized.
  */
 function cutSignature(lines: string[]): string[] {
-  const at = lastRule(lines);
+  // Only the usenet delimiter on its own: a drawn rule (dashes, underscores) in one floor also
+  // separates the parts of a post ("1. … ---------- 2. …"); a board's rule under several floors
+  // is found by cutTemplateSignatures. Measured: drawn rules cut in single floors cost two
+  // real-threads pages (text 0.909 -> 0.902) and helped none of the 196 bench pages.
+  const at = lastRule(lines, undefined, USENET_RULE);
   if (at < 0) return lines;
   const after = lines.slice(at + 1).join(' ').length;
   const before = lines.slice(0, at).join(' ').length;
   return after <= MAX_SIGNATURE_LENGTH && after < before ? lines.slice(0, at) : lines;
 }
 
-function lastRule(lines: string[], rule?: string): number {
-  for (let i = lines.length - 1; i >= 0; i--) if (rule === undefined ? SIGNATURE_RULE.test(lines[i]!) : lines[i] === rule) return i;
+function lastRule(lines: string[], rule?: string, pattern: RegExp = SIGNATURE_RULE): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (rule === undefined ? pattern.test(lines[i]!) : lines[i] === rule) return i;
   return -1;
 }
+/** Usenet's signature delimiter (RFC 3676 §4.3: "-- " on a line of its own). */
+const USENET_RULE = /^-- ?$/;
 
 /**
  * Signatures under a board's own delimiter: the same rule line ("------------------------------")
