@@ -6,8 +6,8 @@
  * - `src/core/` is the base: it imports only itself and packages, never `middleware/`, `src/` outside
  *   core, or a crawler package.
  * - `middleware/<algorithm>/` imports `src/core/` only from `src/`, other algorithm folders only
- *   through their `index.ts` — the page-type classifier reads list and article code only through
- *   their `signals.ts` — and never a crawler package (extractors run in any crawler).
+ *   through their `index.ts` — the page-type classifier reads list, article and forum code only
+ *   through their `signals.ts` — and never a crawler package (extractors run in any crawler).
  * - `middleware/` is imported from `src/` only by the chain, the CLI and the public entries, and
  *   only through each folder's `index.ts`.
  * - Crawler packages (crawlee, playwright, got-scraping) are imported only under `src/crawler/` and
@@ -87,8 +87,8 @@ function violation(e: Edge): string | undefined {
     const own = folderOf(from);
     const target = folderOf(to);
     if (own === target) return undefined;
-    if (own === 'middleware/classifier' && (target === 'middleware/list' || target === 'middleware/article')) {
-      return to === `${target}/signals.ts` ? undefined : 'the classifier reads list/article code only through their signals.ts';
+    if (own === 'middleware/classifier' && (target === 'middleware/list' || target === 'middleware/article' || target === 'middleware/forum')) {
+      return to === `${target}/signals.ts` ? undefined : 'the classifier reads list/article/forum code only through their signals.ts';
     }
     return to === `${target}/index.ts` ? undefined : 'another algorithm folder imported other than through its index.ts';
   }

@@ -8,38 +8,42 @@
  *   extractor's body.
  * - `FORUM_FEATURES` (`features-forum.ts`): repeated post blocks, dated slots, forum words, and
  *   what tells an article with comments from a thread.
+ * - `FLOOR_FEATURES` (`features-floors.ts`): the forum floor splitter's verdict (floors, their
+ *   share of the text, authors and dates).
  * - `URL_FEATURES` (`features-url.ts`): the URL's shape (missing, not zero, without a public URL).
  *
  * `FEATURES` is their concatenation, in that order: the order of the shipped model's columns.
- * The classifier reads the list and article extractors only through their `signals.ts`; the
+ * The classifier reads the list, article and forum extractors only through their `signals.ts`; the
  * model records `FEATURE_SPEC` (this file's version and theirs) and `loadModel` refuses a model
  * trained with another. Golden vectors (`test/classifier/golden.test.ts`) catch any drift.
  */
 import type { Page } from '../../src/core/page.js';
 import { SIGNALS_VERSION as LIST_SIGNALS_VERSION } from '../list/signals.js';
 import { SIGNALS_VERSION as ARTICLE_SIGNALS_VERSION } from '../article/signals.js';
+import { SIGNALS_VERSION as FORUM_SIGNALS_VERSION } from '../forum/signals.js';
 import { scanPage } from './features-scan.js';
 import { GERAPY_FEATURES, gerapyFeatures } from './features-gerapy.js';
 import { LIST_FEATURES, listFeatures } from './features-list.js';
 import { DETAIL_FEATURES, detailFeatures } from './features-detail.js';
 import { FORUM_FEATURES, forumFeatures } from './features-forum.js';
+import { FLOOR_FEATURES, floorFeatures } from './features-floors.js';
 import { URL_FEATURES, urlGroupFeatures } from './features-url.js';
 
-export { GERAPY_FEATURES, LIST_FEATURES, DETAIL_FEATURES, FORUM_FEATURES, URL_FEATURES };
+export { GERAPY_FEATURES, LIST_FEATURES, DETAIL_FEATURES, FORUM_FEATURES, FLOOR_FEATURES, URL_FEATURES };
 export { bigramSimilarity } from './features-scan.js';
 export { urlFeatures } from './features-url.js';
 
-export const EXTRA_FEATURES = [...LIST_FEATURES, ...DETAIL_FEATURES, ...FORUM_FEATURES, ...URL_FEATURES] as const;
+export const EXTRA_FEATURES = [...LIST_FEATURES, ...DETAIL_FEATURES, ...FORUM_FEATURES, ...FLOOR_FEATURES, ...URL_FEATURES] as const;
 export const FEATURES = [...GERAPY_FEATURES, ...EXTRA_FEATURES] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
 /** Version of the feature definitions in this folder: bump it when any feature's value changes
  * for some page (then retrain the model and rewrite the golden vectors). */
-export const FEATURES_VERSION = 2;
+export const FEATURES_VERSION = 3;
 
 /** What a model's features depend on: recorded in model.json, checked by loadModel. */
-export const FEATURE_SPEC = { features: FEATURES_VERSION, listSignals: LIST_SIGNALS_VERSION, articleSignals: ARTICLE_SIGNALS_VERSION } as const;
-export type FeatureSpec = { features: number; listSignals: number; articleSignals: number };
+export const FEATURE_SPEC = { features: FEATURES_VERSION, listSignals: LIST_SIGNALS_VERSION, articleSignals: ARTICLE_SIGNALS_VERSION, forumSignals: FORUM_SIGNALS_VERSION } as const;
+export type FeatureSpec = { features: number; listSignals: number; articleSignals: number; forumSignals?: number };
 
 /** Non-space characters below which a page has no content to type (an empty shell, a script-only
  * app, an error page): "other" by rule, in training, cross-validation and classifyPage alike. */
@@ -72,6 +76,7 @@ export function pageFeatures(page: Page): PageFeatures {
     ...ordered(LIST_FEATURES, listFeatures(scan)),
     ...ordered(DETAIL_FEATURES, detailFeatures(scan)),
     ...ordered(FORUM_FEATURES, forumFeatures(scan)),
+    ...ordered(FLOOR_FEATURES, floorFeatures(scan)),
     ...ordered(URL_FEATURES, urlGroupFeatures(scan)),
   ];
   return { values, gerapy };

@@ -35,7 +35,7 @@ const retrain = (file: string) => `retrain it with gleaner train-classifier --ou
 /**
  * A model is usable only with the features this version computes: the same names in the same
  * order, computed by the same definitions (FEATURE_SPEC: this folder's feature version and the
- * list/article signal versions they read), with consistent dimensions. Throws, saying what to
+ * list/article/forum signal versions they read), with consistent dimensions. Throws, saying what to
  * do, otherwise.
  */
 export function checkModel(model: SvmModelJson, file = 'the model'): void {
@@ -44,7 +44,7 @@ export function checkModel(model: SvmModelJson, file = 'the model'): void {
     throw new Error(`${file} was trained on other features than this version computes; ${retrain(file)}`);
   }
   const spec = model.spec;
-  if (!spec || spec.features !== FEATURE_SPEC.features || spec.listSignals !== FEATURE_SPEC.listSignals || spec.articleSignals !== FEATURE_SPEC.articleSignals) {
+  if (!spec || spec.features !== FEATURE_SPEC.features || spec.listSignals !== FEATURE_SPEC.listSignals || spec.articleSignals !== FEATURE_SPEC.articleSignals || spec.forumSignals !== FEATURE_SPEC.forumSignals) {
     throw new Error(`${file} was trained with feature spec ${JSON.stringify(spec ?? 'none')}, this version computes ${JSON.stringify(FEATURE_SPEC)}; ${retrain(file)}`);
   }
   const d = FEATURES.length;

@@ -30,9 +30,9 @@ export interface SvmModelJson {
   std: number[];
   /** Feature names, in order (a model trained on other features must not be used silently). */
   features: string[];
-  /** Versions of the feature definitions and of the list/article signals they read (see
+  /** Versions of the feature definitions and of the list/article/forum signals they read (see
    * FEATURE_SPEC in features.ts): a model trained on other values of the same names is refused. */
-  spec?: { features: number; listSignals: number; articleSignals: number };
+  spec?: { features: number; listSignals: number; articleSignals: number; forumSignals?: number };
   /** How it was trained: parameters, cross-validation figures, data. */
   training?: Record<string, unknown>;
   /** Share of each class among the training pages (same order as `labels`). When present,

@@ -1,0 +1,33 @@
+/**
+ * Floor signals: the forum floor splitter's own verdict on the page (`forum/signals.ts`), as the
+ * detail group reads the article extractor's — how many floors it finds, the share of the page's
+ * text inside them, the floors that carry both an author and a date, how many distinct people
+ * write, whether the dates run in page order, the first floor's share of the posts' text (an
+ * article above its comments holds most of it), and replies inside floors. A thread of an
+ * unseen board is split by the same general mechanisms the extractor uses, where the page-level
+ * forum signals (`features-forum.ts`) rely on markup habits seen in training (issue 18 item 3).
+ */
+import { log1p, type PageScan } from './features-scan.js';
+import { floorSignals } from '../forum/signals.js';
+
+export const FLOOR_FEATURES = [
+  'floorCount', 'floorTextShare', 'floorAuthorDated', 'floorDistinctAuthors', 'floorAscending', 'floorFirstShare', 'floorReplies',
+] as const;
+
+/** floorAscending when the floors carry fewer than two dates: no order to see (between a thread's
+ * 1 and a newest-first stream's 0). */
+const NO_ORDER = 0.5;
+
+export function floorFeatures(s: PageScan): Record<(typeof FLOOR_FEATURES)[number], number> {
+  const f = floorSignals(s.page);
+  const n = f.floors;
+  return {
+    floorCount: log1p(n),
+    floorTextShare: s.totalChars && n ? Math.min(1, f.floorChars / s.totalChars) : 0,
+    floorAuthorDated: n ? f.authoredDated / n : 0,
+    floorDistinctAuthors: n > 1 ? Math.max(0, f.distinctAuthors - 1) / (n - 1) : 0,
+    floorAscending: !n ? 0 : f.datedPairs ? f.ascendingPairs / f.datedPairs : NO_ORDER,
+    floorFirstShare: f.postChars ? f.firstPostChars / f.postChars : 0,
+    floorReplies: log1p(f.replies),
+  };
+}
