@@ -157,10 +157,10 @@ function nests(outer: PostRecord[], inner: PostRecord[], minority = false): bool
 }
 
 /** Dates of a record that sit inside the records of its inner lists: the inner records merged
- * into disjoint spans once per candidate (with prefix counts of dates), then two binary searches
- * per record. */
-const innerSpans = new WeakMap<Candidate[], { starts: number[]; ends: number[]; pre: number[] }>();
-function innerDates(starts: Int32Array, rec: PostRecord, inner: Candidate[] | undefined): number {
+ * into disjoint spans once per candidate list (kept in `innerSpans`, the caller's cache for one
+ * page), with prefix counts of dates, then two binary searches per record. */
+type InnerSpans = Map<Candidate[], { starts: number[]; ends: number[]; pre: number[] }>;
+function innerDates(starts: Int32Array, rec: PostRecord, inner: Candidate[] | undefined, innerSpans: InnerSpans): number {
   if (!inner) return 0;
   let spans = innerSpans.get(inner);
   if (!spans) {
@@ -949,8 +949,9 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
   // Quoted posts' dates do not count, nor those of lists nested inside the records (comments
   // under an answer, replies inside a floor: see `innerLists`).
   const postStarts = Int32Array.from(anchors.filter((a) => !a.prose && !a.quoted).map((a) => a.index));
+  const spans: InnerSpans = new Map();
   const singleDated = (c: Candidate): boolean => {
-    const counts = c.records.map((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, c.inner)).sort((x, y) => x - y);
+    const counts = c.records.map((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, c.inner, spans)).sort((x, y) => x - y);
     return counts[Math.floor((counts.length - 1) / 2)]! <= MAX_DATES_PER_POST;
   };
   const speaks = (records: PostRecord[]): boolean =>
@@ -978,7 +979,7 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     // own template (a post's signature block, `div.mt*` like its comments block): the dates it
     // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
     const lists = outer.inner.filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
-    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists) > 0).length;
+    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists, spans) > 0).length;
     if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
       outer.inner = undefined;
       continue;
