@@ -89,15 +89,17 @@ describe('shared crawl on Redis (worker processes)', () => {
 
   it('two workers together keep the host rate (maxRequestsPerMinute)', async () => {
     const url = redisUrl();
-    const rate = 120; // one request per 500 ms: 15 pages take ~7 s, both workers join early
-    const { server, spider, env } = await setup(smallSite(2, 6), { GLEANER_TEST_RATE: String(rate), GLEANER_TEST_CONCURRENCY: '4' });
+    // one request per 500 ms: 34 pages take ~17 s, longer than a worker's start-up on a loaded
+    // machine (15 pages, ~7 s, let one worker finish the crawl before the other had started)
+    const rate = 120;
+    const { server, spider, env } = await setup(smallSite(3, 10), { GLEANER_TEST_RATE: String(rate), GLEANER_TEST_CONCURRENCY: '4' });
     const a = startWorker(['--redis', url, '--worker-id', 'a'], env);
     const b = startWorker(['--redis', url, '--worker-id', 'b'], env);
     expect(await a.exited, a.out()).toBe(0);
     expect(await b.exited, b.out()).toBe(0);
     const st = (await crawlStatus(url, spider))!;
     expect(st.workers.every((w) => w.ok > 0), JSON.stringify(st.workers)).toBe(true);
-    expect(server.requests.filter((p) => p !== '/robots.txt')).toHaveLength(smallSitePaths(2, 6).length);
+    expect(server.requests.filter((p) => p !== '/robots.txt')).toHaveLength(smallSitePaths(3, 10).length);
     const times = server.times.filter((_, i) => server.requests[i] !== '/robots.txt');
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
     // the configured interval, minus 5 % for timer and loopback jitter
