@@ -31,6 +31,8 @@ const inputs = (ext, names = Object.keys(ENTRIES)) => Object.fromEntries(names.m
  * dist/, where every chunk lives. */
 const DATA_FILES = {
   'model.json': 'middleware/classifier/model.json',
+  // the main-text line model, read by middleware/article/lines.ts from `here/`
+  'line-model.json': 'middleware/article/line-model.json',
 };
 
 /** The shared (Redis) frontier's scripts in one JSON file (src/crawler/redis/scripts.ts reads

@@ -16,19 +16,30 @@
  * is, and the must-include / must-exclude snippet rates (share of the gold's `with` snippets found
  * in the content, of its `without` snippets found in it; case and whitespace normalised).
  *
- *   npm run bench:content [-- --only auto,article,readability] [--dump out.jsonl] [--split]
+ *   npm run bench:content [-- --only auto,article,readability] [--dump out.jsonl] [--split] [--folds DIR | --in-sample]
+ *
+ * The gleaner rows are leave-site-out: the main-text line model (middleware/article/lines.ts) is
+ * trained on these pages, so each fold's pages (bench/lib/wcxb.ts wcxbFold, five folds by
+ * registrable domain) go through the same extractManifest with GLEANER_LINE_MODEL set to the model
+ * trained on the other folds — bench/line-folds/fold-<k>.json, which `npm run train:lines` writes
+ * beside the shipped model (`--folds DIR`: another folder). `--in-sample`: the shipped model, which
+ * saw every page (debugging only).
  *
  * `--split`: the figures on two halves of the domains (a seeded hash of the site), for thresholds
  * tuned on one half and checked on the other.
  */
-import { writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { extractManifest } from '../src/cli/extract.js';
 import { decodeBody } from '../src/core/decode.js';
 import type { Item } from '../src/core/item.js';
 import { dataPath, readManifest, printTable, type ManifestEntry } from './lib/data.js';
+import { siteHalf, WCXB_FOLDS, wcxbF1, wcxbFold, wcxbTokens } from './lib/wcxb.js';
+import { LINE_MODEL_ENV } from '../middleware/article/lines.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {
@@ -38,6 +49,9 @@ const opt = (name: string) => {
 const only = new Set((opt('only') ?? 'auto,article,readability').split(','));
 const dumpFile = opt('dump');
 const split = args.includes('--split');
+/** The leave-site-out fold models `npm run train:lines` writes (committed beside the benches). */
+const DEFAULT_FOLDS = fileURLToPath(new URL('./line-folds', import.meta.url));
+const foldDir = args.includes('--in-sample') ? undefined : (opt('folds') ?? (existsSync(path.join(DEFAULT_FOLDS, 'fold-0.json')) ? DEFAULT_FOLDS : undefined));
 
 const MANIFEST = 'wcxb-dev/manifest.jsonl';
 const TYPES = ['article', 'documentation', 'service', 'forum', 'collection', 'listing', 'product'] as const;
@@ -58,31 +72,7 @@ interface Gold extends ManifestEntry {
   gold?: string;
 }
 
-/** WCXB tokens: Python's `\w+` on the lower-cased text (Unicode letters, digits, underscore). */
-function tokens(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-}
-
-/** WCXB per-page F1 (evaluate.py): multiset overlap of tokens. */
-export function wcxbF1(predicted: string, gold: string): { p: number; r: number; f1: number } {
-  const g = tokens(gold);
-  const pr = tokens(predicted);
-  if (!g.length) return pr.length ? { p: 0, r: 0, f1: 0 } : { p: 1, r: 1, f1: 1 };
-  if (!pr.length) return { p: 0, r: 0, f1: 0 };
-  const counts = new Map<string, number>();
-  for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of pr) {
-    const c = counts.get(t);
-    if (c) {
-      common++;
-      counts.set(t, c - 1);
-    }
-  }
-  const p = common / pr.length;
-  const r = common / g.length;
-  return { p, r, f1: p + r ? (2 * p * r) / (p + r) : 0 };
-}
+const tokens = wcxbTokens;
 
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 const snippetNorm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -151,13 +141,34 @@ function summary(rs: PageResult[]): Record<string, string> {
   return row;
 }
 
-/** Deterministic half of the domains: a site is in half A when its seeded hash is even. */
-export function siteHalf(site: string): 'A' | 'B' {
-  return createHash('sha1').update(`wcxb-split-1:${site}`).digest()[0]! % 2 === 0 ? 'A' : 'B';
-}
-
 function itemText(it: Item): string {
   return it.content ?? '';
+}
+
+/**
+ * extractManifest fold by fold: fold k's pages (a manifest of their absolute paths) extracted with
+ * GLEANER_LINE_MODEL = DIR/fold-k.json, the model trained without them; entries and items in the
+ * manifest's order.
+ */
+async function extractFolds(golds: Gold[], kind: 'auto' | 'article', dir: string): Promise<{ entries: Gold[]; items: Item[] }> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gleaner-wcxb-folds-'));
+  const items = new Map<string, Item>();
+  const before = process.env[LINE_MODEL_ENV];
+  try {
+    for (let k = 0; k < WCXB_FOLDS; k++) {
+      const part = golds.filter((g) => wcxbFold(g.site ?? g.id) === k);
+      const manifest = path.join(tmp, `fold-${k}.jsonl`);
+      writeFileSync(manifest, part.map((g) => JSON.stringify({ id: g.id, path: g.file, url: g.url, site: g.site })).join('\n') + '\n');
+      process.env[LINE_MODEL_ENV] = path.resolve(dir, `fold-${k}.json`);
+      const r = await extractManifest(manifest, { kind });
+      r.entries.forEach((e, i) => items.set(e.id, r.items[i]!));
+    }
+  } finally {
+    if (before === undefined) delete process.env[LINE_MODEL_ENV];
+    else process.env[LINE_MODEL_ENV] = before;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return { entries: golds, items: golds.map((g) => items.get(g.id)!) };
 }
 
 async function main() {
@@ -171,14 +182,14 @@ async function main() {
   for (const kind of ['auto', 'article'] as const) {
     if (!only.has(kind)) continue;
     const t0 = performance.now();
-    const { entries, items } = await extractManifest(dataPath(MANIFEST), { kind });
+    const { entries, items } = foldDir ? await extractFolds(golds, kind, foldDir) : await extractManifest(dataPath(MANIFEST), { kind });
     const secs = (performance.now() - t0) / 1000;
     timings.push(`--kind ${kind} ${(entries.length / secs).toFixed(0)} pages/s`);
     const rs = entries.map((e, i) => {
       const it = items[i]!;
       return score(byId.get(e.id)!, { text: itemText(it), title: it.title, author: it.author, date: it.publishedAt }, it.kind);
     });
-    results.set(`gleaner --kind ${kind}`, rs);
+    results.set(`gleaner --kind ${kind}${foldDir ? ', leave-site-out' : ''}`, rs);
     progress(`gleaner --kind ${kind}: ${summary(rs).all}`);
   }
 
@@ -229,8 +240,8 @@ async function main() {
     printTable(['half', ...cols.map((c) => TYPE_COL[c] ?? c), 'empty', 'with / without'], srows);
   }
 
-  if (results.has('gleaner --kind auto')) {
-    const auto = results.get('gleaner --kind auto')!;
+  const auto = results.get('gleaner --kind auto') ?? results.get('gleaner --kind auto, leave-site-out');
+  if (auto) {
     console.log('\nItem kind by WCXB type (--kind auto):');
     const kinds = ['article', 'list', 'forum', 'other'];
     printTable(['type', ...kinds], TYPES.map((t) => [t, ...kinds.map((k) => auto.filter((r) => r.type === t && r.kind === k).length)]));

@@ -3,29 +3,39 @@
  * main text depends on the page type; measured on WCXB dev (1,358 pages of seven types, per-page
  * token F1 against its gold main text, `npm run bench:content`):
  *
- *   - an article: its body (the article extractor's `content`; this stage does not touch it);
+ *   - an article: its body (the article extractor's `content`; this stage keeps it when the page
+ *     reads as an article, see below);
  *   - a forum thread: its posts in order (author, time, text) — unless they hold under half of
  *     the page's text (a product page's reviews read as posts), then the page text below;
- *   - a list page: the page's text outside the pre-cleaned chrome without navigation lines, but
+ *   - a list page: the page's lines outside the pre-cleaned chrome without navigation lines, but
  *     with the link lines that lead to the list's items (the records' titles; their blurbs, dates
- *     and prices sit beside them). On the 257 pages the classifier calls list: 0.704 keeping every
- *     link line, 0.592 for the region of the list extractor's items, 0.533 for the article body;
- *     over all of WCXB dev, dropping the other link lines costs 0.001 of F1 (0.837 -> 0.836) and
- *     cuts the must-exclude snippet rate from 0.067 to 0.053;
- *   - any other page: a cascade, each step only when the one before under-delivered (trafilatura's
- *     habit): the article body; the page's text outside the chrome without navigation lines. A
- *     page with no text gets none (not its meta description: WCXB's gold is empty on such pages
- *     as often as it holds the rendered text, 4 pages against 7).
+ *     and prices sit beside them), read through the line model (below);
+ *   - an article-like page (a publish date found, or an article type declared): its article body;
+ *   - any other page, including one the classifier called detail that does not read as an
+ *     article (a product, service or docs page): the page's lines without chrome and navigation,
+ *     read through the line model; the article body only when that leaves nothing. A page with no
+ *     text gets none (not its meta description: WCXB's gold is empty on such pages as often as it
+ *     holds the rendered text, 4 pages against 7).
+ *
+ * The line model (lines.ts, trained by `npm run train:lines` on WCXB dev) scores every line; the
+ * rules' lines stay unless the model gives them under LINE_KEEP_MIN, and a line the rules drop
+ * comes back at LINE_ADD_MIN. WCXB dev `--kind auto`, leave-site-out (each fold of domains with
+ * the model trained on the others, `npm run bench:content`): 0.836 without the model (the rules
+ * alone) -> 0.847; the model alone (its own threshold, every line) 0.842. Giving article-like
+ * pages the model's lines too (body lines under 0.1 dropped, lines at 0.8 added) reached 0.854
+ * on WCXB but cost AEB 0.980 -> 0.971 (its gold leaves out the headings and list items WCXB's
+ * keeps): their body stays as the article extractor gives it.
  *
  * `mainText` is the pure entry point; `mainContentMiddleware` fills `content` / `contentHtml` on
- * items whose extractor left them empty.
+ * items whose extractor left them empty and on article items whose page does not read as one.
  */
 import type { Page } from '../../src/core/page.js';
 import { KIND_OF_LABEL, type Item } from '../../src/core/item.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { Element, type AnyNode } from 'domhandler';
 import { buildTree, LINK_DENSITY_MAX, type SegInfo, type Tree } from './tree.js';
-import { extractContent } from './content.js';
+import { extractContent, type ContentResult } from './content.js';
+import { bodyRange, scoreLines, shippedLineModel, type LineModel } from './lines.js';
 
 /** Navigation lines of the page text are link lines shorter than this (weighted chars): a menu
  * entry or a tag, not a sentence with a link in it. WCXB dev, pages without posts or items:
@@ -41,8 +51,20 @@ export interface MainText {
   content: string;
   contentHtml: string;
   /** Which source gave the text. */
-  source: 'article' | 'posts' | 'page';
+  source: 'article' | 'posts' | 'lines';
 }
+
+/** The line model's verdicts are read with a margin around the lines the page-type rules keep: a
+ * kept line goes when the model gives it under LINE_KEEP_MIN, and a line the rules drop (a
+ * navigation line, a line inside pre-cleaned chrome) comes back at LINE_ADD_MIN or more. Chosen
+ * on half A of WCXB dev's domains with the model fitted on half B and checked on half B with the
+ * model fitted on A; the leave-site-out figure of the whole is in the header. */
+const LINE_KEEP_MIN = 0.2;
+const LINE_ADD_MIN = 0.6;
+
+/** schema.org types (JSON-LD `@type`) of an article: a page that declares one keeps its article
+ * body as its main text. */
+const ARTICLE_TYPE = /^(?:\w*newsarticle|article|blogposting|liveblogposting|report|scholarlyarticle)$/i;
 
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const paragraphsHtml = (lines: string[]) => lines.map((l) => `<p>${esc(l)}</p>`).join('');
@@ -64,11 +86,12 @@ export function postsText(posts: NonNullable<Item['posts']>): MainText | undefin
   return fromLines(lines, 'posts');
 }
 
-/** The page's kept lines (outside pre-cleaned chrome), without link lines shorter than `navMax`. */
-function pageLines(tree: Tree, navMax: number, items?: Set<string>): string[] {
-  return tree.infos
-    .filter((s) => s.el >= 0 && !tree.removed[s.el] && (!(s.linkShare >= LINK_DENSITY_MAX && s.len < navMax) || (items !== undefined && linksTo(tree, s, items))))
-    .map((s) => s.seg.text);
+/** A navigation line of the page text: link text over half of it, shorter than a sentence. */
+const isNav = (s: SegInfo) => s.linkShare >= LINK_DENSITY_MAX && s.len < NAV_LINE_MAX;
+
+/** The page's kept lines (outside pre-cleaned chrome), without navigation lines. */
+function pageLines(tree: Tree): string[] {
+  return tree.infos.filter((s) => s.el >= 0 && !tree.removed[s.el] && !isNav(s)).map((s) => s.seg.text);
 }
 
 /** Levels above a line's first text searched for its link. */
@@ -86,41 +109,75 @@ function linksTo(tree: Tree, s: SegInfo, urls: Set<string>): boolean {
   return false;
 }
 
-/**
- * The main text of a page for an item that has none yet. `kind` is the item's kind (list pages
- * keep their link lines); posts, when the item has them, are the thread's text.
- */
-export function mainText(page: Page, item: Partial<Pick<Item, 'posts' | 'items' | 'title' | 'kind'>> = {}): MainText | undefined {
-  const tree = buildTree(page);
-  if (item.kind === 'list') {
-    // navigation goes, the list's own records stay (their titles are links to its items)
-    return fromLines(pageLines(tree, NAV_LINE_MAX, new Set((item.items ?? []).map((i) => i.url))), 'page');
-  }
-  const text = () => fromLines(pageLines(tree, NAV_LINE_MAX), 'page');
-  if (item.posts?.length) {
-    const posts = postsText(item.posts);
-    const all = text();
-    if (posts && (!all || posts.content.length >= POSTS_SHARE * all.content.length)) return posts;
-    return all ?? posts;
-  }
-  if (item.kind !== 'forum') {
-    const body = extractContent(page, { title: item.title }, tree);
-    if (body) return { content: body.content, contentHtml: body.contentHtml, source: 'article' };
-  }
-  return text();
+export interface MainTextOptions {
+  /** The line model (default: the one shipped, line-model.json). */
+  model?: LineModel;
 }
 
-/** Fills `content` (and `contentHtml`) on every item whose extractor left it empty. */
+/**
+ * The page's main lines: the lines the page-type rule keeps (outside the pre-cleaned chrome and
+ * not navigation — a list page keeps the links to its own items too), less those the line model
+ * calls boilerplate, plus those it calls main text with confidence.
+ */
+function modelLines(page: Page, tree: Tree, model: LineModel, title: string | undefined, itemUrls?: Set<string>, body?: ContentResult): string[] {
+  const { lines, p } = scoreLines(page, model, { body: body ? bodyRange(tree, body.root, body.paragraphs) : undefined, headline: title });
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    const s = l.info;
+    const rule = !tree.removed[s.el] && (!isNav(s) || (itemUrls !== undefined && linksTo(tree, s, itemUrls)));
+    if ((rule && p[i]! >= LINE_KEEP_MIN) || p[i]! >= LINE_ADD_MIN) out.push(l.text);
+  });
+  return out;
+}
+
+/** Whether the page reads as an article: a publish date was found, or it declares an article
+ * type (JSON-LD, og:type). Its article body is then its main text. */
+export function articleLike(page: Page, item: Partial<Pick<Item, 'publishedAt'>>): boolean {
+  if (item.publishedAt) return true;
+  if ((page.meta.get('og:type') ?? '').toLowerCase() === 'article') return true;
+  for (const o of page.jsonLd()) {
+    const t = o['@type'];
+    for (const v of Array.isArray(t) ? t : [t]) if (typeof v === 'string' && ARTICLE_TYPE.test(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * The main text of a page. `kind` is the item's kind (list pages keep the links to their items);
+ * posts, when the item has them, are the thread's text; an article-like page (see articleLike)
+ * keeps its article body.
+ */
+export function mainText(page: Page, item: Partial<Pick<Item, 'posts' | 'items' | 'title' | 'kind' | 'publishedAt'>> = {}, o: MainTextOptions = {}): MainText | undefined {
+  const tree = buildTree(page);
+  const model = o.model ?? shippedLineModel();
+  const body = item.kind === 'forum' ? undefined : extractContent(page, { title: item.title }, tree);
+  if (item.kind === 'list') return fromLines(modelLines(page, tree, model, item.title, new Set((item.items ?? []).map((i) => i.url)), body), 'lines');
+  const text = () => fromLines(modelLines(page, tree, model, item.title, undefined, body), 'lines');
+  if (item.posts?.length) {
+    const posts = postsText(item.posts);
+    const all = fromLines(pageLines(tree), 'lines');
+    if (posts && (!all || posts.content.length >= POSTS_SHARE * all.content.length)) return posts;
+    return text() ?? posts;
+  }
+  if (body && item.kind !== 'forum' && articleLike(page, item)) return { content: body.content, contentHtml: body.contentHtml, source: 'article' };
+  return text() ?? (body ? { content: body.content, contentHtml: body.contentHtml, source: 'article' } : undefined);
+}
+
+/** Fills `content` (and `contentHtml`) on every item whose extractor left it empty, and gives an
+ * article item whose page does not read as an article (no date, no article type: a product or
+ * service page the classifier called detail) the page's main lines instead of the densest block. */
 export const mainContentMiddleware: MiddlewareFactory = () => ({
   name: 'main-content',
   priority: 690,
   process(ctx) {
     const item = ctx.item;
-    if (item.content) return;
+    const kind = item.kind ?? (ctx.label ? KIND_OF_LABEL[ctx.label] : undefined);
+    if (item.content && (kind !== 'article' || articleLike(ctx.page, item))) return;
     // a page whose extractor found nothing keeps its label's kind for the choice of text
-    const t = mainText(ctx.page, { posts: item.posts, items: item.items, title: item.title, kind: item.kind ?? (ctx.label ? KIND_OF_LABEL[ctx.label] : undefined) });
+    const t = mainText(ctx.page, { posts: item.posts, items: item.items, title: item.title, kind, publishedAt: item.publishedAt });
     if (!t) return;
+    if (item.content && t.source === 'article') return;
     item.content = t.content;
-    item.contentHtml ??= t.contentHtml;
+    item.contentHtml = t.contentHtml;
   },
 });

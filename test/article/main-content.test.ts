@@ -9,6 +9,7 @@ import { Extractor } from '../../src/chain/extractor.js';
 import { extractManifest } from '../../src/cli/extract.js';
 import { buildTree } from '../../middleware/article/tree.js';
 import { mainText, postsText } from '../../middleware/article/index.js';
+import { LINE_MODEL_ENV, scoreLines, shippedLineModel } from '../../middleware/article/lines.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'fixtures', 'article');
@@ -92,13 +93,63 @@ describe('mainText', () => {
     const posts = [{ author: 'kim', content: 'Lovely mug.' }];
     const page = createPage({ url: 'https://shop.example.org/mug', body: `<html><body><main><h1>Mug</h1><p>${long}</p><div class="review"><b>kim</b><p>Lovely mug.</p></div></main></body></html>` });
     const t = mainText(page, { posts, kind: 'forum' })!;
-    expect(t.source).toBe('page');
+    expect(t.source).toBe('lines');
     expect(t.content).toContain('thrown by hand');
   });
 
   it('a page with no text gets no content (nothing invented)', () => {
     const page = createPage({ url: 'https://example.org/shell', body: '<html><head><meta name="description" content="A shell"></head><body><section id="main"></section></body></html>' });
     expect(mainText(page, {})).toBeUndefined();
+  });
+});
+
+const SHOP_PAGE = `<!DOCTYPE html><html lang="en"><head><title>Stoneware mug – Potter's Yard</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/account">My account</a> <a href="/cart">Cart</a></nav></header>
+<main><h1>Stoneware mug</h1><p class="price">$24.00</p>
+<p>This stoneware mug is thrown by hand and glazed in small batches, so each one differs a little in colour and holds about 350 ml.</p>
+<ul class="specs"><li>Capacity: 350 ml</li><li>Dishwasher safe</li><li>Made in Portugal</li></ul>
+<button>Add to cart</button></main>
+<footer><ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms of service</a></li></ul><p>© Potter's Yard</p></footer></body></html>`;
+
+describe('the line model (lines.ts)', () => {
+  it('a detail page that does not read as an article (no date, no article type) gets its main lines, not only the densest block', async () => {
+    const ex = new Extractor({ kind: 'article' });
+    const item = await ex.extract({ url: 'https://shop.example.org/mug', body: SHOP_PAGE });
+    await ex.close();
+    expect(item.content).toContain('thrown by hand');
+    expect(item.content).toContain('Capacity: 350 ml');
+    expect(item.content).not.toContain('Privacy policy');
+    expect(item.content).not.toContain('My account');
+  });
+
+  it('scores every line of the page with the shipped model, the main lines above the chrome', () => {
+    const page = createPage({ url: 'https://shop.example.org/mug', body: SHOP_PAGE });
+    const { lines, p } = scoreLines(page, shippedLineModel());
+    const at = (t: string) => p[lines.findIndex((l) => l.text.includes(t))]!;
+    expect(at('thrown by hand')).toBeGreaterThan(0.5);
+    expect(at('Terms of service')).toBeLessThan(at('thrown by hand'));
+    expect(at('My account')).toBeLessThan(0.5);
+  });
+
+  it('GLEANER_LINE_MODEL selects another model file; a file that is not one is a clear error', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gleaner-lines-'));
+    const keepAll = path.join(dir, 'all.json');
+    writeFileSync(keepAll, JSON.stringify({ format: 'gleaner-lines-1', bias: 9, threshold: 0.5, weights: {} }));
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ format: 'svm' }));
+    const before = process.env[LINE_MODEL_ENV];
+    try {
+      process.env[LINE_MODEL_ENV] = keepAll;
+      expect(shippedLineModel().bias).toBe(9);
+      process.env[LINE_MODEL_ENV] = bad;
+      expect(() => shippedLineModel()).toThrow(/bad\.json: not a gleaner line model/);
+      process.env[LINE_MODEL_ENV] = path.join(dir, 'absent.json');
+      expect(() => shippedLineModel()).toThrow(/absent\.json not found \(GLEANER_LINE_MODEL\)/);
+    } finally {
+      if (before === undefined) delete process.env[LINE_MODEL_ENV];
+      else process.env[LINE_MODEL_ENV] = before;
+    }
+    expect(shippedLineModel().format).toBe('gleaner-lines-1');
   });
 });
 
