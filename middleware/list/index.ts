@@ -19,6 +19,7 @@ import { pageIndex, subtreeText, anchorsIn, type PageIndex } from '../../src/cor
 import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from '../pagination/index.js';
+import { extractTitle } from '../article/index.js';
 import { clusterShape, confidentList, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
@@ -342,7 +343,10 @@ export const listMiddleware: MiddlewareFactory<ListOptions> = (options = {}) => 
     ctx.site.data[SHAPES_KEY] = observeListPage(ctx.page, shapes);
     ctx.site.touch();
     ctx.item.kind = 'list';
-    if (ctx.page.title) ctx.item.title = ctx.page.title;
+    // the page's own title as the article extractor reads it (its heading, or <title> without the
+    // site name): WCXB's gold titles of list-typed pages are those, not the raw <title>
+    const title = extractTitle(ctx.page)?.title ?? ctx.page.title;
+    if (title) ctx.item.title = title;
     ctx.item.items = r.items;
     if (r.nextPage) ctx.item.nextPage = r.nextPage;
     if (r.pages) ctx.item.pages = r.pages;
