@@ -98,7 +98,12 @@ describe('shared crawl on Redis (worker processes)', () => {
     expect(await a.exited, a.out()).toBe(0);
     expect(await b.exited, b.out()).toBe(0);
     const st = (await crawlStatus(url, spider))!;
-    expect(st.workers.every((w) => w.ok > 0), JSON.stringify(st.workers)).toBe(true);
+    // Both workers ran the crawl to its end; the host's slots go to whichever worker asks first
+    // (lease.lua books them within its look-ahead), so on one rate-limited host one worker may
+    // fetch most or all of the pages (seen under load: 0 and 34). The spacing below is over the
+    // requests of both.
+    expect(st.workers.map((w) => w.id).sort(), JSON.stringify(st.workers)).toEqual(['a', 'b']);
+    expect(st.workers.reduce((n, w) => n + w.ok, 0), JSON.stringify(st.workers)).toBe(smallSitePaths(3, 10).length);
     expect(server.requests.filter((p) => p !== '/robots.txt')).toHaveLength(smallSitePaths(3, 10).length);
     const times = server.times.filter((_, i) => server.requests[i] !== '/robots.txt');
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
