@@ -18,6 +18,8 @@ export const ENTRIES = {
   cli: 'build/tsc/src/cli/main',
   // The worker threads of `gleaner extract --batch` (src/cli/batch.ts finds it beside its chunk).
   'batch-worker': 'build/tsc/src/cli/batch-worker',
+  // The chain's worker threads in a crawl (src/crawler/pool/index.ts finds it beside its chunk).
+  'pool-worker': 'build/tsc/src/crawler/pool/worker',
   // The bundled demo spider, loaded by `gleaner crawl` (no argument) from dist/spiders/.
   'spiders/demo': 'build/tsc/spiders/demo',
 };

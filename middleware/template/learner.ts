@@ -158,7 +158,7 @@ export function keyOf(s: SegmentLike, mode: PathMode = DEFAULT_PATH_MODE): numbe
 }
 
 /** Order-independent fingerprint of a key set (sum and xor of the keys' halves). */
-function fingerprint(keys: Set<number>): string {
+function fingerprint(keys: ReadonlySet<number>): string {
   let sum = 0;
   let x = 0;
   for (const k of keys) {
@@ -246,7 +246,7 @@ class Layout {
 
   /** How well a page fits: share of the core keys on the page; for a one-page layout, the share
    * of the smaller page's keys the two pages share. */
-  match(keys: Set<number>): number {
+  match(keys: ReadonlySet<number>): number {
     const core = this.core();
     if (!core.length || !keys.size) return 0;
     let hit = 0;
@@ -376,7 +376,12 @@ export class TemplateLearner {
 
   /** Count a page into the layout it fits, or start a new layout with it. */
   observe(page: PageLike): ObserveResult {
-    const keys = this.pageKeys(page);
+    return this.observeKeys(this.pageKeys(page));
+  }
+
+  /** `observe` on a page's distinct keys (`pageKeys`, in document order): what a crawl's worker
+   * threads send to the thread that owns the site's learner. */
+  observeKeys(keys: ReadonlySet<number>): ObserveResult {
     if (!keys.size) return { skipped: 'empty' };
     const fp = fingerprint(keys);
     if (this.fingerprintSet.has(fp)) return { skipped: 'duplicate' };
@@ -417,7 +422,12 @@ export class TemplateLearner {
   /** The best-fitting ready layout's template for a page and how well the page fits it (one key
    * pass: what the set difference needs). */
   fit(page: PageLike): { template: Set<number>; coverage: number } {
-    const { layout, match } = this.bestLayout(this.pageKeys(page), true);
+    return this.fitKeys(this.pageKeys(page));
+  }
+
+  /** `fit` on a page's distinct keys. */
+  fitKeys(keys: ReadonlySet<number>): { template: Set<number>; coverage: number } {
+    const { layout, match } = this.bestLayout(keys, true);
     return { template: layout?.template() ?? new Set(), coverage: match };
   }
 
@@ -480,7 +490,7 @@ export class TemplateLearner {
    * own (every key count 1, the oldest — its own header — evicted first). Such a page is counted by
    * its borders: the first and last keys in document order, where header, navigation and footer
    * sit (seed 004: boilerplate is at the borders of the layout). */
-  private bordersOf(keys: Set<number>): Iterable<number> {
+  private bordersOf(keys: ReadonlySet<number>): Iterable<number> {
     const cap = Math.floor(this.maxKeys / 2);
     if (keys.size <= cap) return keys;
     const all = [...keys];
@@ -494,7 +504,7 @@ export class TemplateLearner {
     return best ?? this.layouts[this.layouts.length - 1];
   }
 
-  private bestLayout(keys: Set<number>, readyOnly: boolean): { layout?: Layout; match: number } {
+  private bestLayout(keys: ReadonlySet<number>, readyOnly: boolean): { layout?: Layout; match: number } {
     let layout: Layout | undefined;
     let match = 0;
     for (const l of this.layouts) {

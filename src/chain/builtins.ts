@@ -13,9 +13,11 @@ import { forumMiddleware } from '../../middleware/forum/index.js';
 import { followMiddleware } from '../../middleware/follow/index.js';
 
 export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
-  // Decides the label (with the request's own): every later `kinds` gate reads it.
-  'page-type': { priority: 100, factory: pageTypeMiddleware },
-  // Learns from every page of a site, whatever its type.
+  // Decides the label (with the request's own): every later `kinds` gate reads it. Keeps the
+  // site's URL shapes (`siteState`: see Middleware.siteState).
+  'page-type': { priority: 100, factory: pageTypeMiddleware, siteState: true },
+  // Learns from every page of a site, whatever its type. Its site state (the template) is the
+  // crawl thread's in a worker pool (src/chain/site-template.ts), asked for per page.
   'template-learner': { priority: 200, factory: templateLearnerMiddleware },
   // Narrow `ctx.segments` (page − template, then the rule filters); the article extractor is
   // what reads the narrowed segments, so the narrowing runs on article pages only.
@@ -25,8 +27,9 @@ export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
   // peak clustering over date anchors), so it is off unless a spider turns it on.
   blocks: { priority: 500, factory: blocksMiddleware, optIn: true },
   article: { priority: 600, kinds: ['article'], factory: articleMiddleware },
-  list: { priority: 610, kinds: ['list'], factory: listMiddleware },
-  forum: { priority: 620, kinds: ['forum'], factory: forumMiddleware },
+  // The site's list shapes and forum floor layouts.
+  list: { priority: 610, kinds: ['list'], factory: listMiddleware, siteState: true },
+  forum: { priority: 620, kinds: ['forum'], factory: forumMiddleware, siteState: true },
   // Every item carries the page's main text, whatever its kind (issue 11): fills content only
   // where the extractor left it empty.
   'main-content': { priority: 690, factory: mainContentMiddleware },

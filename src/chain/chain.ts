@@ -16,6 +16,8 @@ export interface BuiltinEntry {
   factory: MiddlewareFactory<any>;
   /** Runs only in crawls (link following); skipped by `gleaner extract`. */
   crawlOnly?: boolean;
+  /** Keeps per-site state in `ctx.site.data` (Middleware.siteState); false when absent. */
+  siteState?: boolean;
   /** Off unless a spider enables it (`name: true` or an options object): a stage whose output
    * no built-in reads, kept for user middleware that does. */
   optIn?: boolean;
@@ -53,7 +55,7 @@ export function buildChain(builtins: Record<string, BuiltinEntry>, config: Chain
     try {
       const def = entry.factory(opts);
       const priority = typeof s === 'object' && s.priority !== undefined ? s.priority : entry.priority;
-      chain.push({ ...def, name, priority, kinds: entry.kinds ?? def.kinds });
+      chain.push({ ...def, name, priority, kinds: entry.kinds ?? def.kinds, siteState: entry.siteState ?? def.siteState ?? false });
     } catch (e) {
       if (e instanceof NotConfigured) {
         log.warning(`middleware "${name}" skipped: ${e.message}`);

@@ -5,12 +5,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isBundledSpider, loadSpider, resolveSpiderFile } from '../spider/load.js';
-import { runSpider, type CrawlProgress, type CrawlSummary } from '../crawler/crawl.js';
+import type { CrawlProgress, CrawlSummary } from '../crawler/crawl.js';
 import { feedsFromCli } from '../storage/feed-sink.js';
 import { UsageError } from './errors.js';
 import { consoleLogger, type LogLevelName } from '../crawler/log.js';
 import { LOG_LEVELS, isLogLevel } from '../crawler/log-levels.js';
-import { preferSmallHeap } from '../crawler/memory.js';
+import { startChainPool } from '../crawler/pool/start.js';
+import { applyHeapPolicy } from '../crawler/memory.js';
 
 export interface CrawlCliOptions {
   maxPages?: number;
@@ -21,6 +22,7 @@ export interface CrawlCliOptions {
   recrawl?: boolean;
   logLevel?: LogLevelName;
   storageDir?: string;
+  threads?: number;
   /** One worker of a crawl shared through Redis (overrides the spider's `redis`). */
   redis?: string;
   /** Local worker processes (with --redis). */
@@ -69,6 +71,7 @@ export function summaryText(s: CrawlSummary): string {
   ];
   if (s.directoryTwins) lines.push(`  one URL per page: ${s.directoryTwins} links to a directory-index twin (…/ and …/index.html) not queued`);
   if (Object.keys(s.dropped).length) lines.push(`  dropped by middleware: ${fmt(s.dropped)}`);
+  if (Object.keys(s.timeouts ?? {}).length) lines.push(`  over the page budget (stored as "other" items): ${fmt(s.timeouts)}`);
   if (Object.keys(s.invalidItems).length) lines.push(`  invalid items: ${fmt(s.invalidItems)}`);
   if (Object.keys(s.droppedByPipeline).length) lines.push(`  dropped by pipelines: ${fmt(s.droppedByPipeline)}`);
   if (Object.keys(s.pipelineErrors).length) lines.push(`  pipeline errors: ${fmt(s.pipelineErrors)}`);
@@ -105,7 +108,7 @@ function guardSpiderErrors(spiderFile: string): void {
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
   if (opts.logLevel !== undefined && !isLogLevel(opts.logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got "${opts.logLevel}")`);
   const feeds = feedsFromCli(opts.out === undefined ? [] : Array.isArray(opts.out) ? opts.out : [opts.out], opts);
-  preferSmallHeap();
+  applyHeapPolicy();
   let demo: { url: string; close(): Promise<void> } | undefined;
   // The demo spider crawls the bundled demo site: serve it first, on a free loopback port.
   const file = resolveSpiderFile(spiderArg);
@@ -118,7 +121,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
   try {
     // Validation happens here, before any request.
     if (file) guardSpiderErrors(file);
-    const { spider } = await loadSpider(spiderArg);
+    const { spider, file: spiderModule } = await loadSpider(spiderArg);
     const redis = opts.redis ?? spider.redis;
     if (opts.workers && opts.workers > 1 && !redis) throw new UsageError('--workers needs --redis URL (the workers share one crawl through Redis)');
     if (!redis && (opts.workerId || opts.leaseSecs)) throw new UsageError('--worker-id and --lease-secs need --redis URL');
@@ -128,9 +131,16 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
       return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
+    // The chain's workers load while this thread loads the crawler.
     const log = consoleLogger(spider.name, opts.logLevel ?? spider.logLevel);
+    const chainPool = startChainPool(spider, { threads: opts.threads, spiderModule, storageDir: opts.storageDir, log });
+    chainPool?.catch(() => {}); // reported by the crawl, which awaits it
+    const { runSpider } = await import('../crawler/crawl.js');
     const summary = await runSpider(spider, {
+      spiderModule,
+      chainPool,
       log,
+      threads: opts.threads,
       maxPages: opts.maxPages,
       feeds,
       fresh: opts.fresh,

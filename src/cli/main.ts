@@ -56,7 +56,12 @@ program
   .option('--workers <n>', 'with --redis: start N local worker processes', positiveInt('--workers'))
   .option('--worker-id <id>', 'with --redis: this worker\'s name (a worker started again under its name takes its leases back at once)')
   .option('--lease-secs <s>', 'with --redis: lease length; a killed worker\'s pages go to others after it (default 30)', positiveNumber('--lease-secs'))
-  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; logLevel?: LogLevelName; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
+  .option('--threads <n>', 'worker threads for the middleware chain (default: one per core; 0: the crawl thread)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--threads must be a non-negative integer (got "${v}")`);
+    return n;
+  })
+  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; logLevel?: LogLevelName; threads?: number; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });

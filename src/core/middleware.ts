@@ -104,6 +104,11 @@ export interface Middleware {
   priority: number;
   /** Item kinds this middleware applies to (by the page label); all when absent. */
   kinds?: ItemKind[];
+  /** Whether it reads or writes `ctx.site.data` (what it learns about a site, page after page).
+   * When the chain runs in a crawl's worker threads, a site's pages pass such a middleware one at
+   * a time, in order, with the state the earlier ones left; `false` lets them pass in parallel.
+   * Absent means it may (user middleware); built-ins set it in src/chain/builtins.ts. */
+  siteState?: boolean;
   open?(env: MiddlewareEnv): Promise<void> | void;
   process(ctx: PageContext): Promise<void> | void;
   /** Batch pre-pass (`gleaner extract --batch`): see a page of the site before any is extracted,

@@ -80,6 +80,9 @@ export function punctCount(text: string): number {
 export type Script = 'han' | 'kana' | 'hangul' | 'latin' | 'cyrillic' | 'arabic' | 'hebrew' | 'greek' | 'thai' | 'devanagari' | 'other';
 
 const LATIN = /\p{Script=Latin}/gu;
+/** Whether a text holds a Latin letter at all: a test stops at the first (counting them all cost
+ * ~0.7 ms on a 27,000-character sample, a third of language detection; issue 13 profile). */
+const LATIN_ONE = /\p{Script=Latin}/u;
 const SCRIPT_TESTS: Array<[Script, RegExp]> = [
   ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
   ['hangul', /\p{Script=Hangul}/gu],
@@ -106,7 +109,7 @@ export function dominantScript(text: string): Script {
   const sample = text.length > 20000 ? text.slice(0, 20000) : text;
   const counts = new Map<Script, number>();
   // most pages of Latin-script languages hold no character of the other scripts: one count decides
-  if (!OTHER_SCRIPT.test(sample)) return count(LATIN, sample) ? 'latin' : 'other';
+  if (!OTHER_SCRIPT.test(sample)) return LATIN_ONE.test(sample) ? 'latin' : 'other';
   for (const [s, re] of SCRIPT_TESTS) counts.set(s, count(re, sample));
   const kana = counts.get('kana')!;
   const han = counts.get('han')!;

@@ -11,29 +11,33 @@
 import path from 'node:path';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { BasicCrawler, Configuration, MemoryStorage, NonRetryableError, PlaywrightCrawler, RequestQueue, log as crawleeLog, type Request as CrawleeRequest } from 'crawlee';
-import { createPage } from '../core/page.js';
-import { BinaryContentError } from '../core/decode.js';
-import { buildChain, closeChain, MiddlewareError, openChain } from '../chain/chain.js';
-import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
-import type { FollowRequest, Logger, Middleware, MiddlewareEnv, RequestInfo, SiteStore } from '../core/middleware.js';
-import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
+// The crawler's parts of Crawlee, not the `crawlee` package: that one loads every crawler
+// (jsdom, cheerio, Playwright …) at start-up, ~2.5 s here; Playwright loads when a spider renders.
+import { BasicCrawler, Configuration, NonRetryableError, log as crawleeLog, type Request as CrawleeRequest, type RequestQueue } from '@crawlee/basic';
+import { MemoryStorage } from '@crawlee/memory-storage';
+import type { PlaywrightCrawler } from 'crawlee';
+import type { Logger, RequestInfo, SiteStore } from '../core/middleware.js';
+import { siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
-import { compileRules, compileSiteKeys, decideFollow } from '../spider/follow-rules.js';
-import { AddressGuard, defaultDomains, hostAllowed, normaliseDomains, parseDomains, urlAllowed } from './net-guard.js';
+import { compileSiteKeys, decideFollow } from '../spider/follow-rules.js';
+import { AddressGuard, hostAllowed, normaliseDomains } from './net-guard.js';
+import { admitLinks, candidateLinks, linkPolicyOf, MAX_ANCHOR_CHARS } from './links.js';
+import { FrontierRequestManager, withProcessMemoryInfo } from './crawlee-glue.js';
+import { ChainPool, DEFAULT_PAGE_BUDGET_SECS, defaultThreads } from './pool/index.js';
+import type { PageOutcome, PageTask } from './pool/outcome.js';
+import type { InlineChain } from './pool/inline-chain.js';
 import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
 import { HostRateLimiter, RobotsCache, ROBOTS_MAX_BYTES, type RobotsFetcher } from './politeness.js';
 import { Downloader, toFetchError } from './downloader/index.js';
 import { addressGuardStep, defaultSteps, redirectStep } from './downloader/steps.js';
 import { AbortedError, BlockedError, FetchError, HttpStatusError, RedirectError, TooLargeError } from './errors.js';
 import { FailureLog, displayUrl } from './failure-log.js';
-import { seenAsDirectoryTwin } from './url-aliases.js';
 import { LowdbSiteStore } from '../storage/site-store.js';
 import { CallbackSink, DatasetFileSink, datasetEntries, repairDataset, type ItemSink } from '../storage/item-sink.js';
 import { checkFeed, FeedError, openFeed, parseOutArg, type FeedSpec } from '../storage/feed-sink.js';
 import { ItemPipeline } from './pipeline.js';
-import { normaliseUrl, urlNormalisation } from './normalise-url.js';
+import { normaliseUrl } from './normalise-url.js';
 import { consoleLogger, type LogLevelName } from './log.js';
 import { crawlDelayStep } from './crawl-delay.js';
 import { openSessionPool, sessionStep, type SessionOptions, type SessionStats } from './sessions.js';
@@ -85,7 +89,15 @@ export const DEFAULTS = {
   progressIntervalMs: 3_000,
   checkpointIntervalMs: 3_000,
   /** Anchor texts longer than this are not titles (they would bloat the queue). */
-  maxAnchorChars: 300,
+  maxAnchorChars: MAX_ANCHOR_CHARS,
+  /**
+   * With `threads: 0` the chain runs on the crawl's thread, where a page stuck in slow code would
+   * block fetching and signals: pages larger than this still go through a worker, under the page
+   * budget. The smallest page issue 14 measured past the 10 s budget was 200 KB (one 200 KB word:
+   * 18 s in a quadratic regex); 128 KB keeps a margin and leaves typical article pages (30–60 KB
+   * on the realistic bench site) on the thread.
+   */
+  inlineMaxBytes: 128 * 1024,
 };
 
 /** Chromium flags for containers and CI (no sandbox, no GPU, small /dev/shm, no phoning home). */
@@ -140,6 +152,9 @@ export interface CrawlSummary extends CrawlProgress {
   directoryTwins: number;
   /** Pages a middleware dropped on purpose (`ctx.drop`), by reason. */
   dropped: Record<string, number>;
+  /** Pages stopped by the page budget (stored as `other` items with the error), by the
+   * middleware (or `parse`) that was running. */
+  timeouts: Record<string, number>;
   invalidItems: Record<string, number>;
   /** Items the spider's pipelines dropped, by reason. */
   droppedByPipeline: Record<string, number>;
@@ -201,6 +216,16 @@ export interface RunOptions {
   limiter?: HostRateLimiter;
   /** Wraps the robots.txt fetcher (e.g. to share answers between workers). */
   robotsFetcher?: (fetch: RobotsFetcher) => RobotsFetcher;
+  /** Worker threads for the chain (overrides `crawler.threads`; default one per core; 0: this
+   * thread). */
+  threads?: number;
+  /** A chain pool already started for this spider (`startChainPool`, as `gleaner crawl` does to
+   * load the workers while the crawler loads); the crawl closes it. */
+  chainPool?: Promise<ChainPool>;
+  /** The file the spider was loaded from: worker threads import its `extraMiddleware` from it
+   * (functions cannot be sent to a thread). Without it, a spider with `extraMiddleware` runs its
+   * chain on this thread. */
+  spiderModule?: string;
 }
 
 /** A fetch error Crawlee must not retry (the browser path, where Crawlee retries). */
@@ -257,6 +282,16 @@ export function feedSpecs(spider: SpiderConfig, opts: RunOptions): FeedSpec[] {
  * crawl of the same spider; starts over after a finished one (like Crawlee's purge on start).
  */
 export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions = {}): Promise<CrawlSummary> {
+  // Worker pools started for the crawl are closed whatever happens (closing twice is a no-op).
+  const pools: Array<Promise<ChainPool>> = [];
+  try {
+    return await crawlSpider(input, opts, pools);
+  } finally {
+    for (const p of pools) await p.then((pool) => pool.close(false), () => {});
+  }
+}
+
+async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pools: Array<Promise<ChainPool>>): Promise<CrawlSummary> {
   const spider = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
   /** Lines logged by level (Scrapy's log_count/…), for the stats file. */
   const logCounts: Record<string, number> = {};
@@ -277,9 +312,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const maxBytes = c.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const timeoutSecs = c.timeoutSecs ?? DEFAULTS.timeoutSecs;
   const maxFailedPages = c.maxFailedPages;
-  const domains = parseDomains(spider.allowedDomains ?? defaultDomains(spider.startUrls));
-  const rules = compileRules(spider.follow);
-  const urlNorm = urlNormalisation(spider);
+  const links = linkPolicyOf(spider);
+  const { domains, rules, urlNorm } = links;
   const siteKey = siteKeyFunction(spider);
   const guard = new AddressGuard(!!spider.allowPrivateAddresses);
   const limiter = opts.limiter ?? new HostRateLimiter(c.maxRequestsPerMinute);
@@ -326,9 +360,32 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   await pipeline.open();
   const store = opts.siteStore ?? (await LowdbSiteStore.open(path.join(stateDir, `${spider.name}.json`)));
 
-  const chain: Middleware[] = buildChain(BUILTIN_MIDDLEWARE, { settings: spider.middleware, extra: spider.extraMiddleware ?? [] }, log);
-  const env: MiddlewareEnv = { spider: spider.name, stateDir, log };
-  await openChain(chain, env);
+  // --- the chain: in worker threads (default), or on this thread --------------------------------
+  const threads = opts.threads ?? c.threads ?? defaultThreads();
+  // Middleware objects cannot be sent to a thread; a spider file can be imported there.
+  const extraObjects = !!spider.extraMiddleware?.length && !opts.spiderModule;
+  if (threads > 0 && extraObjects) log.debug('extraMiddleware given as objects: the chain runs on the crawl thread (pass the spider file as spiderModule to use worker threads)');
+  const poolOptions = { spider: spider.name, middleware: spider.middleware, spiderModule: opts.spiderModule, timezone: spider.timezone, stateDir, links, pageBudgetSecs: c.pageBudgetSecs, store, log };
+  // Workers start now (or were started by the caller) and load the chain while this thread opens
+  // the rest; awaited before the crawl.
+  const poolStart = threads > 0 && !extraObjects ? (opts.chainPool ?? ChainPool.create({ ...poolOptions, threads })) : undefined;
+  for (const p of new Set([poolStart, opts.chainPool])) if (p) pools.push(p);
+  let pool: ChainPool | undefined;
+  /** On this thread: the chain, and (for large pages) a one-thread pool that keeps the budget. */
+  let inline: InlineChain | undefined;
+  let sidePool: Promise<ChainPool> | undefined;
+  if (!poolStart) {
+    inline = await (await import('./pool/inline-chain.js')).openInlineChain(spider, { stateDir, store, log, links });
+  }
+  const runChainOn = async (task: PageTask): Promise<PageOutcome> => {
+    if (pool) return pool.run(task, spider.name);
+    const size = typeof task.body === 'string' ? task.body.length : task.body.byteLength;
+    if (size > DEFAULTS.inlineMaxBytes && !extraObjects) {
+      if (!sidePool) pools.push((sidePool = ChainPool.create({ ...poolOptions, threads: 1, sharedStore: true })));
+      return (await sidePool).run(task, spider.name);
+    }
+    return inline!.run(task);
+  };
 
   // --- counters ------------------------------------------------------------------------------
   /** Aborts every fetch, retry pause and rate-limit wait: the crawl is stopping. */
@@ -355,31 +412,27 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const robotsUnavailable = new Set<string>();
   const failuresByMiddleware: Record<string, number> = {};
   const dropped: Record<string, number> = {};
+  const timeouts: Record<string, number> = {};
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
   const started = Date.now();
 
-  // --- Crawlee plumbing: an in-memory queue fed from the frontier -----------------------------
+  // --- Crawlee plumbing: requests handed to Crawlee straight from the frontier (crawlee-glue.ts) -
   const memory = new MemoryStorage({ persistStorage: false, writeMetadata: false });
-  const config = new Configuration({ storageClient: memory, persistStorage: false, purgeOnStart: false, availableMemoryRatio: 0.5 });
-  const requestQueue = await RequestQueue.open(`gleaner-${spider.name}-${process.pid}-${Date.now()}`, { config, storageClient: memory });
-  const toCrawlee = (r: FrontierRequest) => ({ url: r.url, uniqueKey: r.key ?? r.url, userData: { ...r, label: r.label } });
+  const config = withProcessMemoryInfo(new Configuration({ storageClient: memory, persistStorage: false, purgeOnStart: false, availableMemoryRatio: 0.5 }));
   /** Pages the budget still allows to start: `maxPages` counts successful pages only, so a failed
    * request gives its place back (issue 12: 261 of 400 requests were 404 and the crawl stopped
    * with 4 of 18 index pages unvisited). */
   const budgetLeft = () => (maxPages === undefined ? Number.MAX_SAFE_INTEGER : Math.max(0, maxPages - previousPages - pages - inFlight));
   const budgetReached = () => maxPages !== undefined && previousPages + pages >= maxPages;
-  const pump = async () => {
-    if (stop.signal.aborted) return;
-    const batch = await frontier.take(budgetLeft());
-    if (!batch.length) return;
-    inFlight += batch.length;
-    await requestQueue.addRequests(batch.map(toCrawlee), { forefront: false });
-  };
+  // Crawlee takes requests as it has room for them, within the page budget; none once stopping.
+  const requestManager = new FrontierRequestManager(frontier, {
+    limit: () => (stop.signal.aborted ? 0 : budgetLeft()),
+    onTake: (n) => (inFlight += n),
+  });
   /** A taken request reached its end (stored, dropped, failed or skipped). */
   const settle = async () => {
     inFlight--;
     if (budgetReached() && !stoppedBy) stoppedBy = `maxPages (${maxPages}) reached`;
-    else await pump();
   };
 
   const seeds: FrontierRequest[] = spider.startUrls.map((url) => {
@@ -388,7 +441,6 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     return { url: href, depth: 0, label: rule.follow ? rule.label : undefined };
   });
   await frontier.add(seeds);
-  await pump();
 
   // --- the downloader: robots.txt, address guard, off-site, rate, size, redirects, retries -----
   const robotsFetcher = new Downloader({
@@ -474,81 +526,53 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
    * as a list item): advisory, in memory, used once when the page is handled. */
   const lateHints = new Map<string, string>();
 
-  /** Keep the links the spider may follow, labelled, as frontier requests. */
-  const filterFollow = (follow: FollowRequest[], from: FrontierRequest, pageUrl: string): FrontierRequest[] => {
-    const out = new Map<string, FrontierRequest>();
-    const depth = (from.depth ?? 0) + 1;
-    if (c.maxDepth !== undefined && depth > c.maxDepth) return [];
-    for (const f of follow) {
-      let u: URL;
-      try {
-        u = new URL(f.url);
-      } catch {
-        continue;
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
-      const href = normaliseUrl(u, urlNorm);
-      if (out.has(href) || !urlAllowed(u, domains)) continue;
-      const d = decideFollow(href, rules, f.label);
-      if (!d.follow) continue;
-      if (frontier.has(href) === true) {
-        if (f.label && !rules.length && !lateHints.has(href)) lateHints.set(href, f.label);
-        continue;
-      }
-      if (seenAsDirectoryTwin(href, (t) => frontier.has(t) === true || out.has(t))) {
-        directoryTwins.add(href);
-        continue;
-      }
-      const anchor = f.anchorText?.slice(0, DEFAULTS.maxAnchorChars);
-      // A follow rule's label types the page; an extractor's label only hints (the classifier decides).
-      const ruleLabel = rules.length ? decideFollow(href, rules).label : undefined;
-      const labelHint = ruleLabel ? undefined : d.label;
-      out.set(href, { url: href, label: ruleLabel, labelHint, anchorText: anchor || undefined, depth, referrer: pageUrl });
-    }
-    return [...out.values()];
-  };
+  /** The links the spider may follow (links.ts), not yet seen, labelled, as frontier requests. */
+  const admit = (candidates: Parameters<typeof admitLinks>[0]) => admitLinks(candidates, (u) => frontier.has(u) === true, lateHints, rules.length > 0, (u) => directoryTwins.add(u));
 
-  /** One fetched response through the chain. Order matters for resume: follow-ups are journaled
-   * first, then the item is stored, then the request is marked done. */
+  /** One fetched response through the chain (a worker thread, or this one). Order matters for
+   * resume: follow-ups are journaled first, then the item is stored, then the request is marked
+   * done. */
   const handleResponse = async (request: CrawleeRequest, res: { url: string; body: Uint8Array | string; contentType?: string; headers?: IncomingHttpHeaders }) => {
     const from = request.userData as FrontierRequest;
-    const fetchedAt = new Date();
-    let item: Item | undefined;
-    let page;
-    try {
-      page = createPage({ url: res.url, body: res.body, contentType: res.contentType, fetchedAt });
-    } catch (e) {
-      if (!(e instanceof BinaryContentError)) throw e;
-      item = { url: res.url, kind: 'other', spider: spider.name, fetchedAt: fetchedAt.toISOString(), error: e.message };
-    }
-    if (page) {
-      // Parsing a big page is one long synchronous step: let a pending signal in before the chain
-      // (another one), and leave the page queued for the next run if it asked the crawl to stop.
+    if (stop.signal.aborted) throw new AbortedError(res.url);
+    const labelHint = from.labelHint ?? lateHints.get(from.url);
+    lateHints.delete(from.url);
+    const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
+    const task: PageTask = { url: res.url, body: res.body, contentType: res.contentType, fetchedAt: Date.now(), request: info, siteKey: siteKey(res.url) };
+    if (inline) {
+      // On this thread parsing a big page is one long synchronous step: let a pending signal in
+      // first, and leave the page queued for the next run if it asked the crawl to stop.
       await new Promise((r) => setImmediate(r));
       if (stop.signal.aborted) throw new AbortedError(res.url);
-      const labelHint = from.labelHint ?? lateHints.get(from.url);
-      lateHints.delete(from.url);
-      const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
-      let ctx;
-      try {
-        ctx = await processPage(page, info, { spider: spider.name, chain, store, log, siteKey: siteKey(res.url), timezone: spider.timezone });
-      } catch (e) {
-        if (!(e instanceof MiddlewareError)) throw e;
-        bump(failuresByMiddleware, e.middleware);
+    }
+    const outcome = await runChainOn(task);
+    // Stopping: the page stays pending for the next run.
+    if (stop.signal.aborted) throw new AbortedError(res.url);
+    let item: Item | undefined;
+    let problem: string | undefined;
+    switch (outcome.type) {
+      case 'middleware-error':
+        bump(failuresByMiddleware, outcome.middleware);
         failed++;
-        // With the stack of what the middleware threw (its first frames): where to look.
-        const stack = e.cause instanceof Error && e.cause.stack ? e.cause.stack.split('\n').slice(1, 9).join('\n') : '';
-        log.error(stack ? `${e.message}\n${stack}` : e.message);
+        // With the stack of what the middleware threw (its first frames, page-task.ts): where to look.
+        log.error(outcome.message);
         await frontier.done(request.url, 'failed');
         return;
+      case 'page': {
+        const follows = admit(outcome.links);
+        if (follows.length) await frontier.add(follows);
+        if (outcome.drop) bump(dropped, outcome.drop);
+        else ({ item, invalid: problem } = outcome);
+        break;
       }
-      const follows = filterFollow(ctx.follow, from, res.url);
-      if (follows.length) {
-        await frontier.add(follows);
-        await pump();
-      }
-      if (ctx.drop) bump(dropped, ctx.drop);
-      else item = finishItem(ctx, spider.name);
+      case 'timeout':
+      case 'crashed':
+        bump(timeouts, outcome.stage);
+        log.warning(`${displayUrl(res.url)}: ${outcome.item.error} (page budget ${c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS} s): stored as an "other" item`);
+        item = outcome.item;
+        break;
+      case 'binary':
+        item = outcome.item;
     }
     if (item) {
       // Lists and threads are remembered (validators, content fingerprint) for a later recrawl; a
@@ -558,7 +582,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       if (item.kind === 'list' || item.kind === 'forum' || from.revisit) {
         const fp = fingerprint(item);
         const before = pageMemory.get(request.url);
-        pageMemory.record(request.url, item, { label: from.label, depth: from.depth, headers: res.headers, fetchedAt, fingerprint: fp });
+        pageMemory.record(request.url, item, { label: from.label, depth: from.depth, headers: res.headers, fetchedAt: new Date(task.fetchedAt), fingerprint: fp });
         // A recrawl stores what is new to read: list pages (re-visited or new) only with listItems.
         if (recrawling && item.kind === 'list' && !recrawlOptions?.listItems) store = false;
         if (from.revisit) {
@@ -574,7 +598,8 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
           }
         }
       }
-      if (store) await pipeline.process(item, { requestUrl: request.url }, { update });
+      // A page's item was checked against the item shape where the chain ran (`problem`).
+      if (store) await pipeline.process(item, { requestUrl: request.url }, { update, checked: outcome.type === 'page' ? { problem } : undefined });
     }
     pages++;
     await frontier.done(request.url, 'ok');
@@ -616,10 +641,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const sharedIsFinished = (frontier as Frontier).isFinished?.bind(frontier);
   let sharedFinished = false;
   const sharedFinish = async () => {
-    if (!(await requestQueue.isFinished())) return false;
+    // (the request manager takes from the frontier when its buffer is empty)
+    if (!(await requestManager.isFinished())) return false;
     if (interrupted || stop.signal.aborted) return true;
-    await pump();
-    if (!(await requestQueue.isFinished())) return false;
     return (sharedFinished = await sharedIsFinished!());
   };
 
@@ -627,7 +651,9 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
   const minConcurrency = Math.min(c.minConcurrency ?? DEFAULTS.minConcurrency, maxConcurrency);
   const maxRetries = c.maxRetries ?? DEFAULTS.maxRetries;
   const common = {
-    requestQueue,
+    // BasicCrawler's `requestManager` option is missing from its option check (Crawlee 3.18); as
+    // `requestQueue` it is used the same way (it has fetchNextRequest and addRequest).
+    requestQueue: requestManager as unknown as RequestQueue,
     maxConcurrency,
     // Autoscaled between the floor and the spider's ceiling (see DEFAULTS.minConcurrency).
     minConcurrency,
@@ -684,7 +710,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       config,
     );
   } else {
-    const { chromium } = await import('playwright');
+    const [{ chromium }, { PlaywrightCrawler }] = await Promise.all([import('playwright'), import('crawlee')]);
     crawler = new PlaywrightCrawler(
       {
         ...common,
@@ -692,7 +718,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
         navigationTimeoutSecs: timeoutSecs,
         launchContext: { launcher: chromium, launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true } as any },
         browserPoolOptions: { useFingerprints: false },
-        proxyConfiguration: proxies.length ? new (await import('crawlee')).ProxyConfiguration({ proxyUrls: proxies }) : undefined,
+        proxyConfiguration: proxies.length ? new (await import('@crawlee/core')).ProxyConfiguration({ proxyUrls: proxies }) : undefined,
         preNavigationHooks: [
           async ({ request, page }) => {
             await downloader.admit(request.url).catch((e) => {
@@ -825,13 +851,15 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       listed,
       log,
     );
-    const follows = filterFollow(found.urls.map((e) => ({ url: e.url })), { url: '', depth: 0 }, sources[0] ?? '');
+    const follows = admit(candidateLinks(found.urls.map((e) => ({ url: e.url })), { depth: 0 }, sources[0] ?? '', links));
     sitemapUrls = (await frontier.add(follows)).length;
-    await pump();
     log.info(`sitemaps: ${found.sitemaps} read, ${found.urls.length} URLs listed, ${sitemapUrls} new queued`);
   }
 
   try {
+    pool = await poolStart;
+    pool?.useLog(log);
+    pool?.useStore(store);
     await crawler.run();
     // After an abort Crawlee resolves at once and leaves running handlers alone: let them see the
     // abort (fetches and pauses end at once) before the sinks and the journal close.
@@ -845,14 +873,14 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
     }
-    await closeChain(chain, env);
+    if (inline) await inline.close();
+    await Promise.all([pool?.close(!interrupted), sidePool?.then((p) => p.close(!interrupted)).catch(() => {})]);
     await pipeline.close();
     await store.flush();
     pageMemory.flush();
     await frontier.close(isFinished());
     await crawler.teardown?.().catch(() => {});
     await sessionPool?.teardown({ persistState: false }).catch(() => {});
-    await requestQueue.drop().catch(() => {});
     crawleeLog.setLevel(crawleeLevel);
   }
 
@@ -872,6 +900,7 @@ export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions 
     startUrlsFailed,
     directoryTwins: directoryTwins.size,
     dropped,
+    timeouts,
     invalidItems: { ...pipeline.invalid },
     droppedByPipeline: { ...pipeline.dropped },
     pipelineErrors: { ...pipeline.errors },

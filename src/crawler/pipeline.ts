@@ -126,9 +126,11 @@ export class ItemPipeline {
 
   /** `meta`: where the item comes from, passed on to the sinks (the Redis sink commits the item
    * with its page's lease). `update`: a page stored before whose content changed (a recrawl's
-   * thread page with new floors): stored again. */
-  async process(item: Item, meta?: ItemMeta, opts: { update?: boolean } = {}): Promise<PipelineOutcome> {
-    const reason = problemOf(item);
+   * thread page with new floors): stored again. `checked`: the item was already checked against
+   * the item shape where it was made (a chain worker thread), with this first problem (none:
+   * valid); the check is not repeated here. */
+  async process(item: Item, meta?: ItemMeta, opts: { update?: boolean; checked?: { problem?: string } } = {}): Promise<PipelineOutcome> {
+    const reason = opts.checked ? opts.checked.problem : problemOf(item);
     if (reason) return this.reject(item, reason);
     const key = itemKey(item);
     if (this.seen.has(key) && !opts.update) {

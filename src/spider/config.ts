@@ -67,6 +67,12 @@ export interface CrawlerOptions {
   /** Stop the crawl after this many failed requests (default: no limit; failures do not count
    * towards `maxPages`). */
   maxFailedPages?: number;
+  /** Worker threads the middleware chain runs in (default: one per core); 0 runs it on the
+   * crawl's own thread. */
+  threads?: number;
+  /** Time budget per page through the chain, in seconds (default 10): a page that overruns it
+   * becomes an `other` item with error `timeout in <middleware>`. */
+  pageBudgetSecs?: number;
 }
 
 export interface SiteRule {
@@ -192,6 +198,8 @@ const crawlerSchema = z.strictObject({
   retryBackoffSecs: z.number().nonnegative().optional(),
   maxRetryDelaySecs: z.number().nonnegative().optional(),
   maxFailedPages: positiveInt.optional(),
+  threads: z.number().int().nonnegative().optional(),
+  pageBudgetSecs: z.number().positive().optional(),
 }).refine((c) => c.minConcurrency === undefined || c.maxConcurrency === undefined || c.minConcurrency <= c.maxConcurrency, { message: 'minConcurrency must not exceed maxConcurrency', path: ['minConcurrency'] });
 
 const pipelineStage = z.custom<PipelineSpec>(

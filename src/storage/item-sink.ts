@@ -5,7 +5,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Configuration, Dataset, MemoryStorage } from 'crawlee';
+// Crawlee's core and storage, not the `crawlee` package (which loads every crawler at start-up).
+import { Configuration, Dataset } from '@crawlee/core';
+import { MemoryStorage } from '@crawlee/memory-storage';
 import type { Item } from '../core/item.js';
 import { openFeed, type FeedOptions } from './feed-sink.js';
 

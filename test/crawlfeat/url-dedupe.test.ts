@@ -41,4 +41,23 @@ describe('URL normalisation in a crawl', () => {
       await server.close();
     }
   });
+
+  // The link policy goes to the chain's worker threads as data: the spider's own options must
+  // arrive there (and apply on the crawl thread alike). (Fragments never reach the crawl from a
+  // page's links: the page model drops them, src/core/page.ts resolveUrl.)
+  it.each([0, 2])("applies the spider's ignoreQueryParams to links (threads %i)", async (threads) => {
+    const links = ['/p?ref_id=7', '/p', '/p?utm_source=x&ref_b=1', '/s?k=1&ref=2'];
+    const server = await serve((p) => (p === '/' ? page('Options', links) : ['/p', '/s'].includes(p) ? page(`Page ${p}`) : undefined));
+    try {
+      const summary = await runSpider(
+        { name: 'probe-options', startUrls: [`${server.url}/`], allowPrivateAddresses: true, ignoreQueryParams: ['ref_*'], crawler: { robotsTxt: false } },
+        { storageDir: mkdtempSync(path.join(tmpdir(), 'probe-')), log: silentLogger, threads },
+      );
+      // ref_* dropped (a glob: `ref` itself is kept), utm_ by default.
+      expect(server.targets.filter((t) => t !== '/').sort()).toEqual(['/p', '/s?k=1&ref=2']);
+      expect(summary.pages).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
 });
