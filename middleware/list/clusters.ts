@@ -13,7 +13,7 @@
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { textWidth } from '../../src/core/text.js';
-import { collapse, textOf } from '../../src/core/page.js';
+import { anchorText, anchorFallbackText } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 
 /** Fewest records that make a list. sources §6 (Gerapy) asks for ≥ 5 siblings; real pages
@@ -163,27 +163,8 @@ export function titleFit(width: number): number {
   return Math.max(0.3, TITLE_MAX_WIDTH / width);
 }
 
-/** Text of a link: its text, else its title attribute, else the alt text of an image in it. */
-export function anchorText(el: Element): string {
-  const t = collapse(textOf(el));
-  if (t) return t;
-  return anchorFallbackText(el);
-}
-
-/** Title attribute or image alt of a link without text. */
-export function anchorFallbackText(el: Element): string {
-  const title = el.attribs.title?.trim();
-  if (title) return collapse(title);
-  const stack = [...el.children];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (c instanceof Element) {
-      if (c.name === 'img' && c.attribs.alt?.trim()) return collapse(c.attribs.alt);
-      stack.push(...c.children);
-    }
-  }
-  return '';
-}
+// a link's text (with the title / image-alt fallback): one definition, in the core
+export { anchorText, anchorFallbackText };
 
 /** Per-element chrome factor of a page (1, SECONDARY_FACTOR or CHROME_FACTOR), computed once. */
 export function pageChrome(page: Page): Float32Array {

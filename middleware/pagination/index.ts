@@ -13,7 +13,7 @@
  */
 import { Element, Text } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { collapse, textOf } from '../../src/core/page.js';
+import { anchorText, collapse } from '../../src/core/page.js';
 import { type PageIndex, type Range, pageIndex } from '../../src/core/page-index.js';
 
 /** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
@@ -152,22 +152,6 @@ function inRanges(i: number, ranges: Range[]): boolean {
   return false;
 }
 
-/** Text of a link: its text, else its title attribute, else the alt text of an image in it. */
-function anchorText(el: Element): string {
-  const t = collapse(textOf(el));
-  if (t) return t;
-  const title = el.attribs.title?.trim();
-  if (title) return collapse(title);
-  const stack = [...el.children];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (c instanceof Element) {
-      if (c.name === 'img' && c.attribs.alt?.trim()) return collapse(c.attribs.alt);
-      stack.push(...c.children);
-    }
-  }
-  return '';
-}
 
 interface Candidate {
   index: number;

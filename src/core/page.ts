@@ -306,6 +306,28 @@ export function textOf(root: AnyNode): string {
   return out.join('');
 }
 
+/** Text of a link: its text, else its title attribute, else the alt text of an image in it. */
+export function anchorText(el: Element): string {
+  const t = collapse(textOf(el));
+  if (t) return t;
+  return anchorFallbackText(el);
+}
+
+/** Title attribute or image alt of a link without text. */
+export function anchorFallbackText(el: Element): string {
+  const title = el.attribs.title?.trim();
+  if (title) return collapse(title);
+  const stack = [...el.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c instanceof Element) {
+      if (c.name === 'img' && c.attribs.alt?.trim()) return collapse(c.attribs.alt);
+      stack.push(...c.children);
+    }
+  }
+  return '';
+}
+
 function readMeta(doc: Document): { meta: Map<string, string>; lang?: string; base?: string; bodyEl?: Element; title: string } {
   const meta = new Map<string, string>();
   let title: string | undefined;

@@ -18,8 +18,7 @@ import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Piscina as PiscinaPool } from 'piscina';
-import type { Logger, MiddlewareSetting, SiteStore } from '../../core/middleware.js';
-import type { LinkPolicy } from '../links.js';
+import type { Logger, SiteStore } from '../../core/middleware.js';
 import { BudgetTable, SlotState } from './budget.js';
 import { errorItem, PARSE_STAGE, type PageOutcome, type PageTask } from './outcome.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
@@ -57,17 +56,10 @@ export function defaultThreads(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
-export interface ChainPoolOptions {
+/** What the workers build their chain from (`WorkerInit`, less what the pool adds itself), and the pool's own settings. */
+export interface ChainPoolOptions extends Omit<WorkerInit, 'debug' | 'budget' | 'epoch'> {
   /** Worker threads (default: one per core). */
   threads?: number;
-  spider: string;
-  /** The spider's middleware settings (as in a spider config). */
-  middleware?: Record<string, MiddlewareSetting | undefined>;
-  /** A spider file whose `extraMiddleware` the workers load. */
-  spiderModule?: string;
-  timezone?: string;
-  stateDir?: string;
-  links: LinkPolicy;
   /** Per-page budget in seconds (default DEFAULT_PAGE_BUDGET_SECS). */
   pageBudgetSecs?: number;
   /** Where site templates live (the crawl's site store); may be given later (`useStore`), before
