@@ -5,7 +5,14 @@
  * middleware filled with something the schema refuses is dropped and named in `error`.
  */
 import { itemSchema, type Item } from '../core/item.js';
-import type { ExtractInput } from './extractor.js';
+import type { PageInput } from '../core/page.js';
+
+/** What `Extractor.extract` takes: the page's bytes or text and where it came from. */
+export interface ExtractInput extends PageInput {
+  /** Template group (manifest `site`), else URL host. */
+  site?: string | undefined;
+  anchorText?: string | undefined;
+}
 
 export class ExtractInputError extends TypeError {
   constructor(readonly problems: string[]) {

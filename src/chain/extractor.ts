@@ -1,7 +1,7 @@
 /**
  * Extraction without a crawler: saved pages → items (`gleaner extract`, and the public API).
  */
-import { createPage, type Page, type PageInput } from '../core/page.js';
+import { createPage, type Page } from '../core/page.js';
 import { BinaryContentError } from '../core/decode.js';
 import { buildChain, openChain, closeChain } from './chain.js';
 import { BUILTIN_MIDDLEWARE } from './builtins.js';
@@ -11,7 +11,7 @@ import { MemorySiteStore } from '../storage/site-store.js';
 import { processPage, finishItem, siteKeyOf, createContext } from './process.js';
 import type { Item, PageLabel } from '../core/item.js';
 import { LABEL_OF_KIND } from '../core/item.js';
-import { checkExtractInput, validItem } from './extract-input.js';
+import { checkExtractInput, validItem, type ExtractInput } from './extract-input.js';
 
 export { ExtractInputError } from './extract-input.js';
 
@@ -27,11 +27,7 @@ export interface ExtractorOptions {
   log?: Logger | undefined;
 }
 
-export interface ExtractInput extends PageInput {
-  /** Template group (manifest `site`), else URL host. */
-  site?: string | undefined;
-  anchorText?: string | undefined;
-}
+export type { ExtractInput } from './extract-input.js';
 
 /** A reusable extractor: one chain, one site store (templates learned across calls). */
 export class Extractor {

@@ -12,7 +12,7 @@ import { connectRedis, redactRedisUrl, runRedisSpider, type RedisCrawlSummary } 
 import { prepareGeneration, parseState } from '../crawler/redis/frontier.js';
 import { withScripts } from '../crawler/redis/scripts.js';
 import { exportItems } from '../storage/redis-item-sink.js';
-import { summaryText, type CrawlCliOptions } from './crawl.js';
+import { summaryText, type CrawlCliOptions } from './crawl-report.js';
 import { UsageError } from './errors.js';
 
 export interface RedisCliOptions extends CrawlCliOptions {

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
-import { summaryText } from '../../src/cli/crawl.js';
+import { summaryText } from '../../src/cli/crawl-report.js';
 import type { Logger } from '../../src/core/middleware.js';
 import { serve } from '../fixtures/crawler/server.js';
 import { directoryTwins } from '../../src/crawler/url-aliases.js';

@@ -1,0 +1,191 @@
+/**
+ * The scraper of the crawl: one fetched response → the middleware chain (a worker thread, or this
+ * one) → the item through the pipeline, and the links it found into the frontier. Order matters for
+ * resume: follow-ups are journaled first, then the item is stored, then the request is marked done.
+ * A recrawl pass remembers list and thread pages (validators, content fingerprint) and stores a
+ * re-visited page again only when its content changed.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Request as CrawleeRequest } from '@crawlee/basic';
+import type { Logger, RequestInfo } from '../../core/middleware.js';
+import type { Item } from '../../core/item.js';
+import { admitLinks, type LinkCandidate } from '../links.js';
+import type { Frontier, FrontierRequest } from '../frontier.js';
+import type { Downloader } from '../downloader/index.js';
+import { AbortedError } from '../errors.js';
+import { displayUrl } from '../failure-log.js';
+import { fingerprint, NotModifiedError } from '../recrawl.js';
+import type { PageOutcome, PageTask } from '../pool/outcome.js';
+import type { ItemPipeline } from '../pipeline.js';
+import { bump, type CrawlStats } from './stats.js';
+import type { CrawlState } from './state.js';
+import type { StopControl } from './stop.js';
+
+/** A response as the chain takes it. */
+export interface FetchedPage {
+  url: string;
+  body: Uint8Array | string;
+  contentType?: string;
+  headers?: IncomingHttpHeaders;
+}
+
+/** The runner of the chain (`ChainRunner`), as the handler uses it. */
+export interface ChainRun {
+  readonly inline: boolean;
+  run(task: PageTask): Promise<PageOutcome>;
+}
+
+/**
+ * Which found links join the frontier (links.ts: not seen, labelled), and the label hints that came
+ * for a URL after it was queued (first found through an unlabelled link, then as a list item):
+ * advisory, in memory, used once when the page is handled.
+ */
+export class LinkAdmission {
+  readonly lateHints = new Map<string, string>();
+  constructor(
+    private readonly frontier: Frontier,
+    private readonly hasRules: boolean,
+    private readonly stats: CrawlStats,
+  ) {}
+
+  admit(candidates: readonly LinkCandidate[]): FrontierRequest[] {
+    return admitLinks(candidates, (u) => this.frontier.has(u) === true, this.lateHints, this.hasRules, (u) => this.stats.directoryTwins.add(u));
+  }
+
+  /** The late hint for a URL, taken (it is used once). */
+  takeHint(url: string): string | undefined {
+    const h = this.lateHints.get(url);
+    this.lateHints.delete(url);
+    return h;
+  }
+}
+
+export interface PageHandlerDeps {
+  chain: ChainRun;
+  frontier: Frontier;
+  pipeline: ItemPipeline;
+  state: Pick<CrawlState, 'pageMemory' | 'recrawling' | 'recrawlOptions'>;
+  stats: CrawlStats;
+  stop: StopControl;
+  links: LinkAdmission;
+  siteKey: (url: string) => string;
+  log: Logger;
+  /** The per-page budget shown when a page runs out of it. */
+  pageBudgetSecs: number;
+  /** A taken request reached its end (the page budget gets its place back or counts it). */
+  settle: () => void;
+}
+
+export class PageHandler {
+  /** Request handlers running now (drained before the sinks close). */
+  active = 0;
+
+  constructor(private readonly d: PageHandlerDeps) {}
+
+  /** An HTTP request: fetch it, then handle the response (a 304 of a recrawl is not read). */
+  async fetchAndHandle(request: CrawleeRequest, downloader: Downloader): Promise<void> {
+    const { frontier, stats, stop, state } = this.d;
+    this.active++;
+    try {
+      let res;
+      try {
+        res = await downloader.fetch(request.url);
+      } catch (e) {
+        if (!(e instanceof NotModifiedError)) throw e;
+        // Unchanged since the last pass: not read, not parsed, its links are known.
+        stats.recrawl.revisited++;
+        stats.recrawl.notModified++;
+        state.pageMemory.touch(request.url, new Date());
+        await frontier.done(request.url, 'ok');
+        this.d.settle();
+        return;
+      }
+      if (stop.stopping) throw new AbortedError(request.url);
+      stats.bytesDownloaded += res.body.length;
+      await this.handle(request, { url: res.url, body: res.body, contentType: res.contentType, headers: res.headers });
+      this.d.settle();
+    } finally {
+      this.active--;
+    }
+  }
+
+  /** One fetched response through the chain; the item stored, the links queued, the request done. */
+  async handle(request: CrawleeRequest, res: FetchedPage): Promise<void> {
+    const { chain, frontier, stats, stop, log } = this.d;
+    const from = request.userData as FrontierRequest;
+    if (stop.stopping) throw new AbortedError(res.url);
+    const lateHint = this.d.links.takeHint(from.url);
+    const labelHint = from.labelHint ?? lateHint;
+    const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
+    const task: PageTask = { url: res.url, body: res.body, contentType: res.contentType, fetchedAt: Date.now(), request: info, siteKey: this.d.siteKey(res.url) };
+    if (chain.inline) {
+      // On this thread parsing a big page is one long synchronous step: let a pending signal in
+      // first, and leave the page queued for the next run if it asked the crawl to stop.
+      await new Promise((r) => setImmediate(r));
+      if (stop.stopping) throw new AbortedError(res.url);
+    }
+    const outcome = await chain.run(task);
+    // Stopping: the page stays pending for the next run.
+    if (stop.stopping) throw new AbortedError(res.url);
+    let item: Item | undefined;
+    let problem: string | undefined;
+    switch (outcome.type) {
+      case 'middleware-error':
+        bump(stats.failuresByMiddleware, outcome.middleware);
+        stats.failed++;
+        // With the stack of what the middleware threw (its first frames, page-task.ts): where to look.
+        log.error(outcome.message);
+        await frontier.done(request.url, 'failed');
+        return;
+      case 'page': {
+        const follows = this.d.links.admit(outcome.links);
+        if (follows.length) await frontier.add(follows);
+        if (outcome.drop) bump(stats.dropped, outcome.drop);
+        else ({ item, invalid: problem } = outcome);
+        break;
+      }
+      case 'timeout':
+      case 'crashed':
+        bump(stats.timeouts, outcome.stage);
+        log.warning(`${displayUrl(res.url)}: ${outcome.item.error} (page budget ${this.d.pageBudgetSecs} s): stored as an "other" item`);
+        item = outcome.item;
+        break;
+      case 'binary':
+        item = outcome.item;
+    }
+    if (item) await this.store(request, from, res, task, item, outcome.type === 'page' ? { problem } : undefined);
+    stats.pages++;
+    await frontier.done(request.url, 'ok');
+    // A redirect target is done too: do not fetch it again when a link leads there.
+    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
+  }
+
+  /** The item through the pipeline — on a recrawl pass only when it is new to read. */
+  private async store(request: CrawleeRequest, from: FrontierRequest, res: FetchedPage, task: PageTask, item: Item, checked: { problem: string | undefined } | undefined): Promise<void> {
+    const { pageMemory, recrawling, recrawlOptions } = this.d.state;
+    const counts = this.d.stats.recrawl;
+    let update = false;
+    let store = true;
+    if (item.kind === 'list' || item.kind === 'forum' || from.revisit) {
+      const fp = fingerprint(item);
+      const before = pageMemory.get(request.url);
+      pageMemory.record(request.url, item, { label: from.label, depth: from.depth, headers: res.headers, fetchedAt: new Date(task.fetchedAt), fingerprint: fp });
+      // A recrawl stores what is new to read: list pages (re-visited or new) only with listItems.
+      if (recrawling && item.kind === 'list' && !recrawlOptions?.listItems) store = false;
+      if (from.revisit) {
+        counts.revisited++;
+        if (!store) {
+          /* a list page: how new pages are found */
+        } else if (before?.fingerprint === fp) {
+          counts.unchanged++;
+          store = false;
+        } else {
+          counts.changed++;
+          update = true;
+        }
+      }
+    }
+    // A page's item was checked against the item shape where the chain ran (`problem`).
+    if (store) await this.d.pipeline.process(item, { requestUrl: request.url }, { update, checked });
+  }
+}
