@@ -41,7 +41,8 @@ export type { Frontier, FrontierRequest, FrontierStats, DoneOutcome } from './cr
 export { runRedisSpider, connectRedis } from './crawler/redis/run.js';
 export type { RedisRunOptions, RedisCrawlSummary } from './crawler/redis/run.js';
 export { RedisFrontier } from './crawler/redis/frontier.js';
-export type { RedisFrontierOptions, RedisCrawlState } from './crawler/redis/frontier.js';
+export type { RedisFrontierOptions } from './crawler/redis/frontier.js';
+export type { RedisCrawlState } from './crawler/redis/state.js';
 export { RedisHostRateLimiter, sharedRobotsFetcher } from './crawler/redis/politeness.js';
 export { RedisItemSink, exportItems, streamItems } from './storage/redis-item-sink.js';
 export { RedisSiteStore } from './storage/redis-site-store.js';

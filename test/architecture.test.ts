@@ -21,6 +21,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseAst } from 'rolldown/parseAst';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CRAWLER_PACKAGES = /^(crawlee|@crawlee\/|playwright|got-scraping)/;
@@ -111,6 +112,7 @@ describe('architecture', () => {
   const files = [...sources('src'), ...sources('middleware')];
   const all = files.flatMap(edges);
   const broken = all.filter((e) => violation(e));
+  const norm = (p: string) => p.split(path.sep).join('/');
   const key = (e: Edge) => `${e.from.split(path.sep).join('/')} -> ${e.to.split(path.sep).join('/')}`;
   const allowed = new Set(ALLOWED.map(([a, b]) => `${a} -> ${b}`));
 
@@ -176,6 +178,102 @@ describe('architecture', () => {
       .map(() => f.split(path.sep).join('/')));
     expect([...new Set(caches)].filter((f) => !CACHES_ALLOWED.includes(f))).toEqual([]);
     for (const f of CACHES_ALLOWED) expect(caches, `${f} has no cache left: remove it from CACHES_ALLOWED`).toContain(f);
+  });
+
+  /** Import circles between files, as strongly connected components of the import graph (type
+   * imports too: a circle of types is a type in the wrong file). Today's may only shrink. */
+  const CIRCLES_ALLOWED: string[] = [
+    'middleware/classifier/train.ts middleware/classifier/training-sets.ts',
+    'middleware/forum/layout.ts middleware/forum/records.ts',
+  ];
+  const circles = (edges: Edge[] = all): string[] => {
+    const graph = new Map<string, string[]>();
+    for (const e of edges) if (!e.pkg) graph.set(norm(e.from), [...(graph.get(norm(e.from)) ?? []), norm(e.to)]);
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const found: string[] = [];
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) !== index.get(v)) return;
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) found.push(scc.sort().join(' '));
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    return found.sort();
+  };
+
+  it('no import circle between files (or an allowed one, which may only shrink)', () => {
+    const now = circles();
+    expect(now.filter((c) => !CIRCLES_ALLOWED.includes(c))).toEqual([]);
+    expect(CIRCLES_ALLOWED.filter((c) => !now.includes(c)), 'a circle was broken: remove it from CIRCLES_ALLOWED').toEqual([]);
+    // a circle of three files is found (the walk can fail)
+    const e = (from: string, to: string): Edge => ({ from, to, spec: to, pkg: false });
+    expect(circles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts'), e('c.ts', 'a.ts'), e('c.ts', 'd.ts')])).toEqual(['a.ts b.ts c.ts']);
+  });
+
+  /** Functions longer than this are several functions (issue 22: the crawl was one of 626 lines).
+   * Today's longer ones may only shrink. */
+  const MAX_FUNCTION_LINES = 200;
+  const LONG_FUNCTIONS_ALLOWED: string[] = [];
+  const longFunctions = (file: string, text: string): string[] => {
+    const lineAt: number[] = [];
+    for (let i = 0, line = 1; i <= text.length; i++) {
+      lineAt.push(line);
+      if (text.charCodeAt(i) === 10) line++;
+    }
+    const out: string[] = [];
+    const walk = (node: unknown, name: string | undefined): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const child of node) walk(child, name);
+        return;
+      }
+      const n = node as { type?: string; start: number; end: number; body?: unknown; id?: { name?: string }; key?: { name?: string } };
+      let own = name;
+      if (n.type === 'VariableDeclarator' && n.id?.name) own = n.id.name;
+      if (n.type === 'MethodDefinition' || n.type === 'Property' || n.type === 'PropertyDefinition') own = n.key?.name ?? own;
+      if (n.type && /Function/.test(n.type) && n.body) {
+        const lines = lineAt[n.end]! - lineAt[n.start]! + 1;
+        if (lines > MAX_FUNCTION_LINES) out.push(`${norm(file)}:${lineAt[n.start]} ${n.id?.name ?? own ?? '(anonymous)'} (${lines} lines)`);
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'type') walk(v, own);
+    };
+    walk(parseAst(text, { lang: 'ts' }).body, undefined);
+    return out;
+  };
+
+  it(`no function over ${MAX_FUNCTION_LINES} lines (or an allowed one, which may only shrink)`, () => {
+    const long = files.flatMap((f) => longFunctions(f, readFileSync(path.join(root, f), 'utf8')));
+    const key = (l: string) => l.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '');
+    expect(long.filter((l) => !LONG_FUNCTIONS_ALLOWED.includes(key(l)))).toEqual([]);
+    expect(LONG_FUNCTIONS_ALLOWED.filter((a) => !long.some((l) => key(l) === a))).toEqual([]);
+    // the walk finds functions (a long one made up here is caught)
+    expect(longFunctions('x.ts', `function big() {\n${'  f();\n'.repeat(MAX_FUNCTION_LINES)}}\n`)).toHaveLength(1);
+  });
+
+  /** The crawl's files stay small enough to read (issue 22). */
+  const MAX_CRAWLER_FILE_LINES = 400;
+  it(`no file in src/crawler/ over ${MAX_CRAWLER_FILE_LINES} lines`, () => {
+    const big = files.filter((f) => norm(f).startsWith('src/crawler/')).map((f) => [norm(f), readFileSync(path.join(root, f), 'utf8').trimEnd().split('\n').length] as const).filter(([, n]) => n > MAX_CRAWLER_FILE_LINES);
+    expect(big).toEqual([]);
   });
 
   it('catches a breach (the rules can fail)', () => {

@@ -9,7 +9,7 @@ import type { SpiderConfig } from '../spider/config.js';
 import { feedSpecs, type CrawlProgress } from '../crawler/crawl.js';
 import type { FeedSpec } from '../storage/feed-sink.js';
 import { connectRedis, redactRedisUrl, runRedisSpider, type RedisCrawlSummary } from '../crawler/redis/run.js';
-import { prepareGeneration, parseState } from '../crawler/redis/frontier.js';
+import { prepareGeneration, parseState } from '../crawler/redis/state.js';
 import { withScripts } from '../crawler/redis/scripts.js';
 import { exportItems } from '../storage/redis-item-sink.js';
 import { summaryText, type CrawlCliOptions } from './crawl-report.js';

@@ -5,7 +5,7 @@
 import { withScripts } from '../crawler/redis/scripts.js';
 import { connectRedis } from '../crawler/redis/run.js';
 import { crawlKeys, genKey } from '../crawler/redis/keys.js';
-import { parseState, REDIS_DEFAULTS } from '../crawler/redis/frontier.js';
+import { parseState, REDIS_DEFAULTS } from '../crawler/redis/state.js';
 import { sharedCrawlTarget } from './shared-crawl.js';
 
 export interface WorkerStatus {

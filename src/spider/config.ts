@@ -7,23 +7,15 @@
 import { z } from 'zod';
 import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
-import { globToRegExp } from './follow-rules.js';
+import { globToRegExp, type FollowRule } from './follow-rules.js';
+
+export type { FollowRule } from './follow-rules.js';
 import type { PipelineSpec } from '../crawler/pipeline.js';
 import { parseDuration, type RecrawlOptions } from '../crawler/recrawl.js';
 import type { SessionOptions } from '../crawler/sessions.js';
 import { LOG_LEVELS, type LogLevelName } from '../crawler/log-levels.js';
 import { checkFeed, CSV_ROWS, FEED_FORMATS, type FeedOptions } from '../storage/feed-sink.js';
 import { ITEM_KINDS } from '../core/item.js';
-
-/** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
-export interface FollowRule {
-  /** Glob over the whole URL (`https://ex.com/news/*.html`, `**` crosses `/`) or a RegExp. */
-  pattern: string | RegExp;
-  /** Page label for matching links: `detail` (article), `list`, `forum`, `other`, or your own. */
-  label?: string;
-  /** `false`: never enqueue matching links (a deny rule). Default true. */
-  follow?: boolean;
-}
 
 export interface CookieSpec {
   name: string;

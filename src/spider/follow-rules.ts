@@ -8,7 +8,16 @@
  * Rules are compiled to plain data (a RegExp per rule), so they can be sent to worker threads.
  */
 import { GLOBSTAR, Minimatch } from 'minimatch';
-import type { FollowRule } from './config.js';
+
+/** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
+export interface FollowRule {
+  /** Glob over the whole URL (`https://ex.com/news/*.html`, `**` crosses `/`) or a RegExp. */
+  pattern: string | RegExp;
+  /** Page label for matching links: `detail` (article), `list`, `forum`, `other`, or your own. */
+  label?: string;
+  /** `false`: never enqueue matching links (a deny rule). Default true. */
+  follow?: boolean;
+}
 
 export interface CompiledRule {
   re: RegExp;

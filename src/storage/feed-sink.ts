@@ -15,7 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
 import { ITEM_KINDS, type Item, type ItemKind } from '../core/item.js';
-import type { ItemSink } from './item-sink.js';
+import type { ItemSink } from './sink.js';
 
 export const FEED_FORMATS = ['jsonl', 'json', 'csv'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];

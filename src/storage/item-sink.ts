@@ -9,19 +9,10 @@ import path from 'node:path';
 import { Configuration, Dataset } from '@crawlee/core';
 import { MemoryStorage } from '@crawlee/memory-storage';
 import type { Item } from '../core/item.js';
+import type { ItemSink } from './sink.js';
 import { openFeed, type FeedOptions } from './feed-sink.js';
 
-/** Where an item comes from, for sinks that store it with its page (the Redis sink commits the
- * item with the page's lease). */
-export interface ItemMeta {
-  /** URL of the request whose page produced the item (before redirects). */
-  requestUrl?: string;
-}
-
-export interface ItemSink {
-  write(item: Item, meta?: ItemMeta): Promise<void>;
-  close(): Promise<void>;
-}
+export type { ItemMeta, ItemSink } from './sink.js';
 
 const ENTRY_RE = /^(\d+)\.json$/;
 

@@ -9,6 +9,18 @@
  * is more, never less.
  */
 
+/**
+ * Default per-page budget (seconds). A page of the realistic bench site (45 KB) takes ~10 ms
+ * through the whole chain and a 1 MB page well under 1 s when the code is linear; 10 s is three
+ * orders of magnitude above the normal case, so only a super-linear case (issue 14: one 200 KB
+ * word took 18 s in a quadratic regex) reaches it.
+ */
+export const DEFAULT_PAGE_BUDGET_SECS = 10;
+/** How often the watchdog reads the slots: a page is stopped at most this much after its budget. */
+export const WATCHDOG_MS = 100;
+/** A page waiting on something that never answers (an async user middleware) is stopped after
+ * this many budgets of wall time, counted from its start in a worker. */
+export const WALL_BUDGETS = 3;
 /** Int32 fields per slot. */
 export const SLOT_FIELDS = 4;
 /** A slot's state: free, handed to the pool, running in a worker, waiting for the main thread. */

@@ -19,26 +19,15 @@ import type { MessagePort } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Piscina as PiscinaPool } from 'piscina';
 import type { Logger, SiteStore } from '../../core/middleware.js';
-import { BudgetTable, SlotState } from './budget.js';
+import { BudgetTable, SlotState, DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
 import { errorItem, PARSE_STAGE, type PageOutcome, type PageTask } from './outcome.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
 import { SITE_DATA_KEY, TemplateHost, templateSettings } from '../../chain/site-template.js';
 import { SiteStateHub } from './site-state.js';
 
 export { errorItem, PARSE_STAGE, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
+export { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
 
-/**
- * Default per-page budget (seconds). A page of the realistic bench site (45 KB) takes ~10 ms
- * through the whole chain and a 1 MB page well under 1 s when the code is linear; 10 s is three
- * orders of magnitude above the normal case, so only a super-linear case (issue 14: one 200 KB
- * word took 18 s in a quadratic regex) reaches it.
- */
-export const DEFAULT_PAGE_BUDGET_SECS = 10;
-/** How often the watchdog reads the slots: a page is stopped at most this much after its budget. */
-export const WATCHDOG_MS = 100;
-/** A page waiting on something that never answers (an async user middleware) is stopped after
- * this many budgets of wall time, counted from its start in a worker. */
-export const WALL_BUDGETS = 3;
 /** Slots for pages in flight (queued in the pool or running): far above any crawl concurrency. */
 export const MAX_IN_FLIGHT = 4096;
 /**

@@ -18,35 +18,9 @@ import type { Logger } from '../../core/middleware.js';
 import { silentLogger } from '../../core/middleware.js';
 import type { Frontier, FrontierRequest, FrontierStats } from '../frontier.js';
 import { itemKey } from '../pipeline.js';
-import { crawlKeys, digest, genKey, generationPrefix, type CrawlKeys } from './keys.js';
+import { digest, fromPayload, genKey, toPayload, type CrawlKeys } from './keys.js';
+import { dropGeneration, emptyState, parseState, prepareGeneration, REDIS_DEFAULTS, type JoinMode, type RedisCrawlState } from './state.js';
 import { isLostError, withScripts, type ScriptedRedis } from './scripts.js';
-
-export const REDIS_DEFAULTS = {
-  /** Lease length. A worker killed with `kill -9` holds its pages this long before another worker
-   * gets them (a worker started again with the same id hands them back at once). Crawlee's Python
-   * Redis client waits 5 minutes; 30 s survives event-loop stalls of ~25 s (heartbeat below). */
-  leaseMs: 30_000,
-  /** Heartbeat (lease renewal, counters, worker record): several renewals fit in one lease. */
-  heartbeatMs: 5_000,
-  /** Leases one worker holds at most when not told (a crawl sets its concurrency + prefetch). */
-  maxLeases: 20,
-  /** Leases held beyond the worker's concurrency, as a share of it (at least 2): enough to keep
-   * every slot fed between two `take`s, few enough that one worker does not hoard the queue while
-   * another idles (with 20 leases for 2 slots, a second worker got no page of a 61-page site), and
-   * what a killed worker leaves to be fetched again. */
-  prefetchRatio: 0.5,
-  /** A host whose next slot comes within this much time is leased now (the fetch then waits for
-   * its slot at the shared gate). ≥ 2 × Crawlee's idle poll (0.5 s) so a politeness-bound host's
-   * queue does not run dry between polls. */
-  lookaheadMs: 1_000,
-  /** Expired leases returned per `take` (bounds the script's run time; the next take returns more). */
-  reclaimPerTake: 100,
-  /** Requests per `add` script call (bounds the script's run time). */
-  addChunk: 500,
-  /** URLs this worker knows are in the seen-set, kept to skip a round trip for repeated links (the
-   * nav links of every page); cleared when full. ~5 MB. */
-  knownUrls: 100_000,
-};
 
 export interface RedisFrontierOptions {
   spider: string;
@@ -64,27 +38,6 @@ export interface RedisFrontierOptions {
   log?: Logger;
 }
 
-export interface RedisCrawlState {
-  finished: boolean;
-  /** Queued, not leased. */
-  queued: number;
-  leased: number;
-  ok: number;
-  failed: number;
-  skipped: number;
-  seen: number;
-  items: number;
-  duplicateItems: number;
-  /** Leases granted in all (a page leased again after a lease ended counts again). */
-  granted: number;
-  /** Leases that ended without a result and went back to a queue (expired, handed back). */
-  requeued: number;
-  /** Commits refused (the lease had expired or moved on). */
-  refused: number;
-  /** Redis's clock (ms). */
-  now: number;
-}
-
 interface Lease {
   d: Buffer;
   token: string;
@@ -93,9 +46,6 @@ interface Lease {
   follows: FrontierRequest[];
   lost?: boolean;
 }
-
-/** How this worker came to its crawl generation. */
-export type JoinMode = 'new' | 'join' | 'restart' | 'fresh';
 
 export class RedisFrontier implements Frontier {
   readonly workerId: string;
@@ -425,72 +375,4 @@ export class RedisFrontier implements Frontier {
   get held(): number {
     return this.leases.size;
   }
-}
-
-/**
- * The crawl generation a worker joins: the running one; a new one when there is none, when the
- * current one finished (a finished crawl starts over) or with `fresh`. Compare-and-set, so workers
- * starting together agree (see start.lua).
- */
-export async function prepareGeneration(client: Redis, spider: string, opts: { fresh?: boolean } = {}): Promise<{ keys: CrawlKeys; mode: JoinMode; retired?: number }> {
-  const redis = withScripts(client);
-  const gk = genKey(spider);
-  let [gen, created] = (await redis.glStart(gk, 0)) as [number, number];
-  let mode: JoinMode = created ? 'new' : 'join';
-  let retired: number | undefined;
-  if (!created) {
-    const finished = await redis.hget(crawlKeys(spider, gen).meta, 'finished');
-    if (opts.fresh || finished) {
-      const [g2, c2] = (await redis.glStart(gk, gen)) as [number, number];
-      if (c2) {
-        retired = gen;
-        mode = opts.fresh ? 'fresh' : 'restart';
-      }
-      gen = g2;
-    }
-  }
-  const keys = crawlKeys(spider, gen);
-  await redis.glInit(keys.meta);
-  return { keys, mode, retired };
-}
-
-/** Delete a retired generation's keys (SCAN + UNLINK: no long blocking command). */
-export async function dropGeneration(redis: Redis, spider: string, gen: number): Promise<void> {
-  const match = `${generationPrefix(spider, gen).replace(/[?*[\]\\]/g, '\\$&')}*`;
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-    cursor = next;
-    if (batch.length) await redis.unlink(...batch);
-  } while (cursor !== '0');
-}
-
-function emptyState(): RedisCrawlState {
-  return { finished: false, queued: 0, leased: 0, ok: 0, failed: 0, skipped: 0, seen: 0, items: 0, duplicateItems: 0, granted: 0, requeued: 0, refused: 0, now: 0 };
-}
-
-/** The reply of state.lua. */
-export function parseState(v: number[]): RedisCrawlState {
-  const n = (i: number) => Number(v[i] ?? 0);
-  return { finished: n(0) === 1, now: n(2), queued: n(3), leased: n(4), ok: n(5), failed: n(6), skipped: n(7), seen: n(8), items: n(9), duplicateItems: n(10), granted: n(11), requeued: n(12), refused: n(13) };
-}
-
-/** Queue entries: short keys, absent fields left out (bytes per queued request, issue 17 §4). */
-function toPayload(r: FrontierRequest): string {
-  const o: Record<string, unknown> = { u: r.url, d: r.depth };
-  if (r.label) o.l = r.label;
-  if (r.labelHint) o.h = r.labelHint;
-  if (r.anchorText) o.a = r.anchorText;
-  if (r.referrer) o.r = r.referrer;
-  return JSON.stringify(o);
-}
-
-function fromPayload(p: string): FrontierRequest {
-  const o = JSON.parse(p) as { u: string; d?: number; l?: string; h?: string; a?: string; r?: string };
-  const r: FrontierRequest = { url: o.u, depth: o.d ?? 0 };
-  if (o.l) r.label = o.l;
-  if (o.h) r.labelHint = o.h;
-  if (o.a) r.anchorText = o.a;
-  if (o.r) r.referrer = o.r;
-  return r;
 }

@@ -13,6 +13,7 @@
  * touches a single slot (docs/scale.md: sharding by host splits that tag into virtual shards).
  */
 import { createHash } from 'node:crypto';
+import type { FrontierRequest } from '../frontier.js';
 
 export const KEY_ROOT = 'gleaner';
 
@@ -52,4 +53,24 @@ export function generationPrefix(spider: string, gen: number): string {
 export function crawlKeys(spider: string, gen: number): CrawlKeys {
   const prefix = generationPrefix(spider, gen);
   return { spider, gen, prefix, meta: `${prefix}meta`, items: `${prefix}items`, leases: `${prefix}leases`, workers: `${prefix}workers`, wstat: `${prefix}wstat` };
+}
+
+/** Queue entries: short keys, absent fields left out (bytes per queued request, issue 17 §4). */
+export function toPayload(r: FrontierRequest): string {
+  const o: Record<string, unknown> = { u: r.url, d: r.depth };
+  if (r.label) o.l = r.label;
+  if (r.labelHint) o.h = r.labelHint;
+  if (r.anchorText) o.a = r.anchorText;
+  if (r.referrer) o.r = r.referrer;
+  return JSON.stringify(o);
+}
+
+export function fromPayload(p: string): FrontierRequest {
+  const o = JSON.parse(p) as { u: string; d?: number; l?: string; h?: string; a?: string; r?: string };
+  const r: FrontierRequest = { url: o.u, depth: o.d ?? 0 };
+  if (o.l) r.label = o.l;
+  if (o.h) r.labelHint = o.h;
+  if (o.a) r.anchorText = o.a;
+  if (o.r) r.referrer = o.r;
+  return r;
 }

@@ -12,7 +12,8 @@ import { RedisItemSink, exportItems, type ExportResult } from '../../storage/red
 import { RedisSiteStore } from '../../storage/redis-site-store.js';
 import { DEFAULTS, feedSpecs, runSpider, type CrawlSummary, type RunOptions } from '../crawl.js';
 import { consoleLogger } from '../log.js';
-import { REDIS_DEFAULTS, RedisFrontier, type JoinMode, type RedisCrawlState } from './frontier.js';
+import { RedisFrontier } from './frontier.js';
+import { REDIS_DEFAULTS, type JoinMode, type RedisCrawlState } from './state.js';
 import { RedisHostRateLimiter, sharedRobotsFetcher } from './politeness.js';
 
 export interface RedisRunOptions extends Omit<RunOptions, 'frontier' | 'itemSink' | 'siteStore' | 'limiter' | 'robotsFetcher'> {
