@@ -287,6 +287,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const out = await openOutputs(spider, opts, feeds, state, paths, log);
   const chain = await ChainRunner.start(spider, { threads: opts.threads, chainPool: opts.chainPool, spiderModule: opts.spiderModule, stateDir: paths.stateDir, links, store: out.store, log, inlineMaxBytes: DEFAULTS.inlineMaxBytes }, pools);
 
+  stats.start();
   const stop = new StopControl(log, spider.name, { graceMs: DEFAULTS.stopGraceMs });
   const budget = new PageBudget(opts.maxPages ?? spider.maxPages, state.previousPages, () => stats.pages);
   const settle = () => {

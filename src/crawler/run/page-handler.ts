@@ -166,6 +166,12 @@ export class PageHandler {
     const counts = this.d.stats.recrawl;
     let update = false;
     let store = true;
+    if (from.revisit && !checked) {
+      // A re-visited page that ran out of its budget (or crashed its worker): the item stored before
+      // and its memory stay as they were, so the page is re-visited on the next pass.
+      counts.revisited++;
+      return;
+    }
     if (item.kind === 'list' || item.kind === 'forum' || from.revisit) {
       const fp = fingerprint(item);
       const before = pageMemory.get(request.url);

@@ -109,7 +109,8 @@ export interface SummaryParts {
 }
 
 export class CrawlStats {
-  readonly started = Date.now();
+  /** When the run's clock started (`start()`: after state, outputs and the chain are open). */
+  started = Date.now();
   /** Pages fetched and handled (stored, dropped or failed in a middleware) by this run. */
   pages = 0;
   failed = 0;
@@ -139,6 +140,11 @@ export class CrawlStats {
   ) {
     this.log = countLines(log, this.logCounts);
     this.failures = new FailureLog(this.log);
+  }
+
+  /** Start the run's clock: elapsed time and pages/s leave out opening the crawl. */
+  start(now = Date.now()): void {
+    this.started = now;
   }
 
   elapsedSecs(now = Date.now()): number {
