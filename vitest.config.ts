@@ -1,21 +1,68 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
+/**
+ * Two projects, run side by side (issue 22: the suite ran one file at a time, 6 min on 2 cores):
+ *
+ * - `unit`: tests that run in this process only (no crawl, no child process, no worker pool):
+ *   files share their worker's module cache (`isolate: false`), so the middleware, the page model
+ *   and their data load once per worker instead of once per file. `npm run test:unit` runs these
+ *   alone (the edit loop).
+ * - `crawl`: whole crawls, child processes, servers, Redis, the package, the fault suite: each file
+ *   in a fresh process (`isolate: true`), as before.
+ *
+ * Files run in parallel across both (`maxWorkers`): most crawl files wait on sockets and child
+ * processes, so more workers than cores pay.
+ */
+const UNIT = [
+  'test/architecture.test.ts',
+  'test/unit/**/*.test.ts',
+  'test/article/**/*.test.ts',
+  'test/classifier/**/*.test.ts',
+  'test/forum/**/*.test.ts',
+  'test/list/**/*.test.ts',
+  'test/template/**/*.test.ts',
+  'test/crawler/run/**/*.test.ts',
+  'test/crawler/follow-rules.test.ts',
+  'test/crawler/frontier.test.ts',
+  'test/crawler/normalise-url.test.ts',
+  'test/crawler/pipeline.test.ts',
+  'test/crawler/net-guard.test.ts',
+  'test/crawlfeat/feeds.test.ts',
+  'test/crawlfeat/pipeline-stages.test.ts',
+  'test/faults/extract-input.test.ts',
+];
+
+const alias = [
   // The examples import gleaner by its public names (as a user's project does): in tests they
   // resolve to the sources; test/package checks the built, packed package.
-  resolve: {
-    alias: [
-      { find: /^gleaner$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-      { find: /^gleaner\/(extract|crawlee)$/, replacement: fileURLToPath(new URL('./src/$1.ts', import.meta.url)) },
-    ],
-  },
+  { find: /^gleaner$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  { find: /^gleaner\/(extract|crawlee)$/, replacement: fileURLToPath(new URL('./src/$1.ts', import.meta.url)) },
+];
+
+export default defineConfig({
+  resolve: { alias },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // a real redis-server for the shared-crawl tests (test/redis)
-    globalSetup: ['test/redis/global-setup.ts'],
+    maxWorkers: 3,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'crawl',
+          include: ['test/**/*.test.ts'],
+          exclude: UNIT,
+          isolate: true,
+          // a real redis-server for the shared-crawl tests (test/redis)
+          globalSetup: ['test/redis/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

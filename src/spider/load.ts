@@ -46,8 +46,7 @@ export async function loadSpider(arg: string, cwd = process.cwd()): Promise<{ sp
   const shown = path.relative(cwd, file) || file;
   let mod: Record<string, unknown>;
   try {
-    if (/\.m?ts$/.test(file)) await enableTypeScript(shown, cwd);
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importSpiderModule(file, cwd);
   } catch (e) {
     if (e instanceof SpiderConfigError) throw e;
     throw new SpiderConfigError(`${shown}: cannot load: ${(e as Error).message}`);
@@ -55,6 +54,17 @@ export async function loadSpider(arg: string, cwd = process.cwd()): Promise<{ sp
   const raw = mod.default ?? mod.spider;
   if (raw === undefined) throw new SpiderConfigError(`${shown}: no default export (export default defineSpider({...}))`);
   return { spider: validateSpider(raw, shown), file };
+}
+
+/**
+ * Import a spider file as `loadSpider` does — with tsx's loader registered first when it is
+ * TypeScript and this thread cannot import TypeScript yet. The chain's worker threads import the
+ * spider (its `extraMiddleware`) through this too: Node does not hand the main thread's loader to
+ * its workers, and a `.ts` spider must load the same in every thread.
+ */
+export async function importSpiderModule(file: string, cwd = process.cwd()): Promise<Record<string, unknown>> {
+  if (/\.m?ts$/.test(file)) await enableTypeScript(path.relative(cwd, file) || file, cwd);
+  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
 let typeScriptEnabled = false;

@@ -183,7 +183,7 @@ describe('per-page time budget', () => {
       const t0 = Date.now();
       const summary = await runSpider(
         // the middleware spins forever on /slow: only the budget ends it
-        { name: 'slow', startUrls: [`${server.url}/`], allowPrivateAddresses: true, extraMiddleware: [slowMiddleware], crawler: { pageBudgetSecs: 0.5, robotsTxt: false } },
+        { name: 'slow', startUrls: [`${server.url}/`], allowPrivateAddresses: true, extraMiddleware: [slowMiddleware], crawler: { pageBudgetSecs: 2, robotsTxt: false } },
         { storageDir, log: { ...silentLogger, warning: (m: string) => void warnings.push(m) }, threads: 2, spiderModule: SLOW_SPIDER },
       );
       expect(Date.now() - t0).toBeLessThan(30_000);
@@ -248,7 +248,7 @@ describe('per-page time budget', () => {
     const storageDir = tmp();
     try {
       const summary = await runSpider(
-        { name: 'slow', startUrls: [`${server.url}/`], allowPrivateAddresses: true, extraMiddleware: [slowMiddleware], crawler: { pageBudgetSecs: 0.5, robotsTxt: false } },
+        { name: 'slow', startUrls: [`${server.url}/`], allowPrivateAddresses: true, extraMiddleware: [slowMiddleware], crawler: { pageBudgetSecs: 2, robotsTxt: false } },
         { storageDir, log: silentLogger, threads: 0, spiderModule: SLOW_SPIDER },
       );
       expect(summary.timeouts).toEqual({ 'slow-mw': 1 });

@@ -88,12 +88,19 @@ describe('README snippets', () => {
 
   it.each(snippets.filter((s) => !isSpider(s)).map((s, i) => [i, s] as const))('code snippet %i runs against the demo', async (i, src) => {
     const dir = mkdtempSync(path.join(tmpdir(), `readme-code-${i}-`));
+    const before = process.env.CRAWLEE_STORAGE_DIR;
     process.env.CRAWLEE_STORAGE_DIR = dir;
     const file = path.join(dir, `code-${i}.mts`);
     writeFileSync(file, localImports(src).replace(/https:\/\/news\.example\.com\//g, `${demo.url}/news/`));
     const { log } = await import('crawlee');
     log.setLevel(log.LEVELS.WARNING);
-    await import(pathToFileURL(file).href);
+    try {
+      await import(pathToFileURL(file).href);
+    } finally {
+      // test files may share this process: the storage root goes back as it was
+      if (before === undefined) delete process.env.CRAWLEE_STORAGE_DIR;
+      else process.env.CRAWLEE_STORAGE_DIR = before;
+    }
     const ds = path.join(dir, 'datasets', 'default');
     expect(readdirSync(ds).filter((f) => /^\d+\.json$/.test(f)).length).toBeGreaterThan(10);
   }, 120_000);

@@ -9,7 +9,6 @@
  * (src/chain/site-template.ts) when the chain reaches `template-learner` / `set-difference`.
  */
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
 import type { Logger, Middleware, MiddlewareEnv, PageContext, SiteState, SiteStore } from '../../core/middleware.js';
 import { KIND_OF_LABEL, type PageLabel } from '../../core/item.js';
 import { buildChain, closeChain, openChain } from '../../chain/chain.js';
@@ -19,6 +18,7 @@ import { BudgetTable } from './budget.js';
 import { runPageTask, type PageEnv, type PageOutcome } from './page-task.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
 import { WorkerSiteCache, type KeyChange, type StageAnswer } from './site-state.js';
+import { importSpiderModule } from '../../spider/load.js';
 
 const init = workerData as WorkerInit;
 const table = new BudgetTable(init.budget, init.epoch);
@@ -145,7 +145,7 @@ function wrap(chain: Middleware[]): Middleware[] {
 // ---- the chain ----------------------------------------------------------------------------------
 let extra: Middleware[] = [];
 if (init.spiderModule) {
-  const mod = (await import(pathToFileURL(init.spiderModule).href)) as { default?: { extraMiddleware?: Middleware[] }; spider?: { extraMiddleware?: Middleware[] } };
+  const mod = (await importSpiderModule(init.spiderModule)) as { default?: { extraMiddleware?: Middleware[] }; spider?: { extraMiddleware?: Middleware[] } };
   extra = (mod.default ?? mod.spider)?.extraMiddleware ?? [];
 }
 // Warnings of the chain's build (a middleware that cannot run) go to the crawl thread with the
