@@ -59,8 +59,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: UNIT,
           isolate: true,
-          // a real redis-server for the shared-crawl tests (test/redis)
-          globalSetup: ['test/redis/global-setup.ts'],
+          // the built package for child processes (test/setup/build.ts); a real redis-server for the
+          // shared-crawl tests (test/redis)
+          globalSetup: ['test/setup/build.ts', 'test/redis/global-setup.ts'],
         },
       },
     ],

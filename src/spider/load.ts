@@ -3,7 +3,7 @@
  * `spider` export) is validated before anything else happens: no request leaves with a bad config.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, register as registerHooks } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from './config.js';
@@ -69,6 +69,12 @@ export async function importSpiderModule(file: string, cwd = process.cwd()): Pro
 
 let typeScriptEnabled = false;
 
+/** A module resolve hook: the user's `.ts` files load as ES modules. */
+const TS_AS_MODULE_HOOK = `export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  return r.url.startsWith('file:') && /\\.ts$/.test(new URL(r.url).pathname) && !r.url.includes('/node_modules/') ? { ...r, format: 'module' } : r;
+}`;
+
 /**
  * Plain node (the built `gleaner` command on Node 20) cannot import a `.ts` spider. When this
  * process cannot already (it runs under tsx, or a Node that strips types), register tsx's loader,
@@ -91,6 +97,11 @@ async function enableTypeScript(shown: string, cwd: string): Promise<void> {
     if (esm !== api && existsSync(esm)) api = esm;
     const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown };
     register();
+    // A spider is an ES module whatever its folder's package.json says: tsx takes a `.ts` file
+    // outside a "type": "module" package for CommonJS, and its imports of ES-only packages (gleaner
+    // itself) then fail ('Cannot require() ES Module … in a cycle'). This hook, after tsx's, says
+    // "module" for the user's own .ts files (not those under node_modules).
+    registerHooks(`data:text/javascript,${encodeURIComponent(TS_AS_MODULE_HOOK)}`);
     typeScriptEnabled = true;
     return;
   }

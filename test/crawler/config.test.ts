@@ -4,6 +4,7 @@ import path from 'node:path';
 import { validateSpider, SpiderConfigError, suggest } from '../../src/spider/config.js';
 import { loadSpider } from '../../src/spider/load.js';
 import { serve } from '../fixtures/crawler/server.js';
+import { GLEANER_BIN } from '../fixtures/cli.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -78,7 +79,7 @@ describe('gleaner crawl with a bad spider', () => {
   it('prints every problem and exits 2 before any request', async () => {
     const server = await serve({ '/': { body: '<html><body>hi</body></html>' } });
     try {
-      const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/main.ts', 'crawl', 'test/fixtures/crawler/bad-spider.ts'], {
+      const r = spawnSync(process.execPath, [GLEANER_BIN, 'crawl', 'test/fixtures/crawler/bad-spider.ts'], {
         cwd: root,
         env: { ...process.env, BAD_SPIDER_URL: `${server.url}/`, CRAWLEE_STORAGE_DIR: '/tmp/gleaner-test-bad-spider' },
         encoding: 'utf8',

@@ -13,6 +13,7 @@ import { slowMiddleware } from '../fixtures/pool/slow-spider.js';
 import { MessageChannel } from 'node:worker_threads';
 import { MemorySiteStore } from '../../src/storage/site-store.js';
 import { SiteStateHub, WorkerSiteCache, type StageAnswer } from '../../src/crawler/pool/site-state.js';
+import { GLEANER_BIN } from '../fixtures/cli.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const SLOW_SPIDER = path.join(root, 'test', 'fixtures', 'pool', 'slow-spider.ts');
@@ -267,7 +268,7 @@ describe('per-page time budget', () => {
     });
     const storageDir = tmp();
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'crawl', SLOW_SPIDER, '--threads', '1'], {
+      const child = spawn(process.execPath, [GLEANER_BIN, 'crawl', SLOW_SPIDER, '--threads', '1'], {
         cwd: root,
         env: { ...process.env, SLOW_URL: `${server.url}/`, SLOW_BUDGET_SECS: '120', CRAWLEE_STORAGE_DIR: storageDir },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,17 +1,15 @@
 /** Logs, stats and signals (issue 16 item 5), through the command line in one process as the
- * installed launcher runs it (bin/gleaner.js imports the built CLI: no child to orphan; here the
- * sources under tsx's loader): debug lines at middleware decisions, the progress line, the stats
+ * installed launcher runs it (bin/gleaner.js imports the built CLI: no child to orphan): debug lines at middleware decisions, the progress line, the stats
  * file, and kill -TERM stopping the crawl (no request after) so that the next run resumes it. */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { runSpider } from '../../src/crawler/crawl.js';
 import { silentLogger } from '../../src/core/middleware.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
-import { root } from './cli.js';
+import { GLEANER_BIN } from '../fixtures/cli.js';
 
 const LISTS = 6;
 const PER_LIST = 8;
@@ -40,7 +38,7 @@ describe('logs, stats and signals', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'gleaner-logs-'));
     writeFileSync(path.join(cwd, 'slow.ts'), spiderSource(server.url));
     try {
-      const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href, path.join(root, 'src/cli/main.ts'), 'crawl', 'slow.ts'], { cwd, env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(cwd, 'storage') }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [GLEANER_BIN, 'crawl', 'slow.ts'], { cwd, env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(cwd, 'storage') }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       let stdout = '';
       child.stderr.on('data', (d) => (stderr += d));

@@ -33,9 +33,9 @@ describe('resume after an interrupted crawl', () => {
     const storageDir = mkdtempSync(path.join(tmpdir(), 'gleaner-resume-'));
     const out = path.join(storageDir, 'items.jsonl');
     try {
-      // `node --import tsx` runs the crawl in this one process (the tsx CLI would fork a grandchild that
-      // SIGKILL of the parent leaves running).
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crawler/resume-child.ts'], {
+      // plain node runs the crawl in this one process (the tsx CLI would fork a grandchild that
+      // SIGKILL of the parent leaves running)
+      const child = spawn(process.execPath, ['test/fixtures/crawler/resume-child.mjs'], {
         cwd: root,
         env: { ...process.env, RESUME_URL: server.url, RESUME_STORAGE: storageDir, RESUME_OUT: out },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,7 +31,7 @@ describe('concurrency ramp on a 0–300 ms latency server', () => {
           { pattern: '**/list/*.html', label: 'list' },
         ],
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/faults/crawl-child.ts'], {
+      const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
         cwd: root,
         env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), 'gleaner-ramp-')) },
         stdio: ['ignore', 'pipe', 'pipe'],

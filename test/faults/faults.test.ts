@@ -14,10 +14,10 @@ import { startFaultServer, type FaultServer, type RobotsMode } from './server.js
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-/** Peak RSS of the crawl process. Issue 14's target is 400 MB, met with the chain on the crawl
- * thread (344 MB); with the chain in the worker-thread pool (issue 13: each thread a V8 isolate
- * holding the chain, here loaded through tsx) the same fault set peaks at 463-475 MB. */
-const MAX_RSS_MB = 500;
+/** Peak RSS of the crawl process (issue 14's target, restored by issue 22): the crawl runs the built
+ * package, as an installed user's does (369 MB measured with the default two chain threads; with
+ * the chain's threads loading the TypeScript sources through tsx the same set peaked at 463-475 MB). */
+const MAX_RSS_MB = 400;
 /** SIGTERM honoured within this (issue 14 target). */
 const SIGNAL_BUDGET_MS = 2_000;
 
@@ -29,7 +29,7 @@ interface ChildResult {
 }
 
 function crawlChild(spider: object, storage: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/faults/crawl-child.ts'], {
+  const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
     cwd: root,
     env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: storage, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -56,7 +56,7 @@ describe('kill -9 soak', () => {
     let seed = 20261201;
     const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
     const run = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/faults/crawl-child.ts'], {
+      const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
         cwd: root,
         env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: storage, FAULT_OUT: out },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureBuilt } from '../setup/build.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const fixture = path.join(import.meta.dirname, 'fixture');
@@ -36,7 +37,8 @@ const gleaner = (...args: string[]) => run(process.execPath, [path.join(project,
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'gleaner-package-'));
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
+  // dist/ is built by the crawl project's global setup (test/setup/build.ts), once for every file
+  ensureBuilt();
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8' });
   packed = (JSON.parse(out) as (typeof packed)[])[0]!;
   project = path.join(tmp, 'project');

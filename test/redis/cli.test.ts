@@ -9,6 +9,7 @@ import { crawlStatus } from '../../src/cli/status.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 import { redisUrl, spiderName } from './helpers.js';
 import { ROOT, SPIDER_FILE } from './workers.js';
+import { GLEANER_BIN } from '../fixtures/cli.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -18,7 +19,7 @@ afterAll(() => {
 /** Asynchronous: the fixture server answers from this process. */
 const cliAsync = (args: string[], env: Record<string, string> = {}) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const p = spawn(process.execPath, [GLEANER_BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));
@@ -27,7 +28,7 @@ const cliAsync = (args: string[], env: Record<string, string> = {}) =>
   });
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, [GLEANER_BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
 
 describe('shared crawl command line', () => {
   it('the spider may name its Redis; a bad URL is a spider error', () => {

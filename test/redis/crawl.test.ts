@@ -16,6 +16,7 @@ import { streamItems } from '../../src/storage/redis-item-sink.js';
 import { redisUrl, sleep, spiderName } from './helpers.js';
 import { startRedis, stopAndClean, type TestRedis } from './server.js';
 import { startWorker, type Worker } from './workers.js';
+import { GLEANER_BIN } from '../fixtures/cli.js';
 
 const dirs: string[] = [];
 const servers: FixtureServer[] = [];
@@ -177,7 +178,7 @@ describe('gleaner status / export', () => {
     const a = startWorker(['--redis', url, '--worker-id', 'solo'], env);
     expect(await a.exited, a.out()).toBe(0);
     const { execFileSync } = await import('node:child_process');
-    const run = (...args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: path.resolve(import.meta.dirname, '..', '..'), env: { ...process.env, ...env }, encoding: 'utf8' });
+    const run = (...args: string[]) => execFileSync(process.execPath, [GLEANER_BIN, ...args], { cwd: path.resolve(import.meta.dirname, '..', '..'), env: { ...process.env, ...env }, encoding: 'utf8' });
     const status = run('status', spider, '--redis', url);
     expect(status).toMatch(/finished/);
     expect(status).toMatch(/done: {5}6 \(6 ok, 0 failed, 0 skipped\)/);

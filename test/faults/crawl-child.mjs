@@ -1,15 +1,14 @@
 // Child process of the fault suite: runs the spider in $FAULT_SPIDER (JSON) into $FAULT_STORAGE
 // with signals handled like the CLI, then prints one JSON line: the summary, the peak RSS and the
-// time taken. Run with `node --import tsx` so that a signal reaches this very process.
-import { runSpider } from '../../src/crawler/crawl.js';
-import { silentLogger } from '../../src/core/middleware.js';
-import { preferSmallHeap } from '../../src/crawler/memory.js';
+// time taken. The built package (test/setup/build.ts), run by plain node: one process, so a signal
+// reaches this very process.
+import { runSpider, silentLogger, preferSmallHeap } from '../../dist/index.js';
 
 // The heap policy `gleaner crawl` uses (src/crawler/memory.ts): the user's path.
 preferSmallHeap();
 
 const t0 = Date.now();
-const spider = JSON.parse(process.env.FAULT_SPIDER!);
+const spider = JSON.parse(process.env.FAULT_SPIDER);
 const summary = await runSpider(spider, {
   storageDir: process.env.FAULT_STORAGE,
   out: process.env.FAULT_OUT || undefined,
