@@ -149,6 +149,9 @@ export async function readBoundedBody(source: Readable, contentEncoding: string 
       head.end();
     });
     source.on('error', (e) => finish(e));
+    // Failed or closed before these listeners came (got emits a parse error of the body's framing
+    // right after the head, HPE_INVALID_CONSTANT): no event will come again.
+    if (source.destroyed) return finish(source.errored ?? new Error('connection closed before the body ended'));
     source.on('close', () => {
       // Destroyed by the transport (abort, timeout) without an error of its own.
       if (!settled && !rawCapped && !source.readableEnded && source.destroyed) finish(source.errored ?? new Error('connection closed before the body ended'));

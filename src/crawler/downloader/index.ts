@@ -161,14 +161,15 @@ export class Downloader {
       }, this.options.timeoutMs);
       const signal = exchange.signal;
       let res: OpenResponse | undefined;
+      let opening: Promise<OpenResponse> | undefined;
       try {
-        res = await this.transport({
+        res = await untilAborted((opening = this.transport({
           url: ctx.url,
           headers: withStepHeaders(this.options.headersFor?.(ctx.url) ?? {}, ctx.headers as Record<string, string> | undefined),
           proxyUrl: this.options.proxyFor?.(),
           signal,
           guardDns: !!this.options.guardDns,
-        });
+        })), signal);
         let action: ResponseAction;
         for (const s of this.steps) {
           if (!s.response) continue;
@@ -182,11 +183,13 @@ export class Downloader {
           ctx.hop++;
           continue;
         }
-        const { body } = await res.read({ maxBytes: ctx.maxBytes, truncate: this.options.truncate });
+        const { body } = await untilAborted(res.read({ maxBytes: ctx.maxBytes, truncate: this.options.truncate }), signal);
         const ct = res.headers['content-type'];
         return { url: ctx.url, status: res.status, headers: res.headers, contentType: Array.isArray(ct) ? ct[0] : ct, body, chain: ctx.chain, attempts: ctx.attempt + 1 };
       } catch (e) {
         res?.discard();
+        // a head that comes after the timeout is dropped unread
+        if (!res) opening?.then((late) => late.discard(), () => {});
         if (timeout.signal.aborted && !this.signal.aborted) throw new TimeoutError(ctx.url, this.options.timeoutMs);
         throw e;
       } finally {
@@ -195,6 +198,29 @@ export class Downloader {
       }
     }
   }
+}
+
+/**
+ * The exchange's promise, or its signal's reason as soon as it aborts: the timeout bounds the fetch
+ * from request to last byte whatever the transport does with the abort (a stream that already
+ * failed, or a socket half open, may never answer it).
+ */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function withStepHeaders(base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {

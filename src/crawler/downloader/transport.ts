@@ -49,7 +49,7 @@ export const gotTransport: Transport = (req) =>
       dnsLookup: req.guardDns ? guardedLookup : undefined,
     }) as Readable & { once(ev: 'response', cb: (r: any) => void): void };
     let responded = false;
-    stream.once('error', (e: Error) => {
+    stream.on('error', (e: Error) => {
       if (!responded) reject(e);
     });
     stream.once('response', (r: any) => {
