@@ -29,6 +29,7 @@ import { siteKeyOf } from '../chain/process.js';
 import { SpiderConfigError, validateSpider, type SpiderConfig } from '../spider/config.js';
 import { compileSiteKeys, decideFollow } from '../spider/follow-rules.js';
 import { AddressGuard } from './net-guard.js';
+import { Credentials } from './credentials.js';
 import { linkPolicyOf, MAX_ANCHOR_CHARS, type LinkPolicy } from './links.js';
 import { FrontierRequestManager, withProcessMemoryInfo } from './crawlee-glue.js';
 import { DEFAULT_PAGE_BUDGET_SECS, type ChainPool } from './pool/index.js';
@@ -269,7 +270,10 @@ function startTimers(opts: RunOptions, progress: () => CrawlProgress, frontier: 
 }
 
 async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pools: Array<Promise<ChainPool>>): Promise<CrawlSummary> {
-  const spider = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
+  const checked = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
+  // Userinfo of the start URLs goes to the requests of their origins, never into what is written.
+  const credentials = new Credentials();
+  const spider: SpiderConfig = { ...checked, startUrls: checked.startUrls.map((u) => credentials.take(u)) };
   const stats = new CrawlStats(opts.log ?? consoleLogger(spider.name, opts.logLevel ?? spider.logLevel), spider.name);
   const log = stats.log;
   const feeds = feedSpecs(spider, opts);
@@ -302,7 +306,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   await frontier.add(seeds);
 
   const guard = new AddressGuard(!!spider.allowPrivateAddresses);
-  const fx: FetchContext = { spider, settings, guard, limiter: opts.limiter ?? new HostRateLimiter(c.maxRequestsPerMinute), signal: stop.signal, log, stats, links };
+  const fx: FetchContext = { spider, settings, guard, limiter: opts.limiter ?? new HostRateLimiter(c.maxRequestsPerMinute), signal: stop.signal, log, stats, links, credentials };
   const robots = robotsCache(fx, opts.robotsFetcher);
   const fetcher = await pageFetcher(fx, robots, { memory: pageMemory, active: () => state.recrawling }, !!c.render);
   const admission = new LinkAdmission(frontier, links.rules.length > 0, stats);
@@ -311,7 +315,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const shared = sharedFinish(frontier, requestManager, stop);
   const maxConcurrency = c.maxConcurrency ?? (c.render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);
   const scaling = { maxConcurrency, minConcurrency: Math.min(c.minConcurrency ?? DEFAULTS.minConcurrency, maxConcurrency), autoscaleIntervalSecs: DEFAULTS.autoscaleIntervalSecs, scaleUpStepRatio: DEFAULTS.scaleUpStepRatio, maxEventLoopOverloadedRatio: DEFAULTS.maxEventLoopOverloadedRatio };
-  const crawler = await buildCrawler({ spider, config, requestManager, scaling, ...settings, guard, downloader: fetcher.downloader, pages, onFailed: (r, e) => failures.handle(r, e), isFinished: shared.fn, settle });
+  const crawler = await buildCrawler({ spider, config, requestManager, scaling, ...settings, guard, credentials, downloader: fetcher.downloader, pages, onFailed: (r, e) => failures.handle(r, e), isFinished: shared.fn, settle });
   stop.onStop(() => void crawler.autoscaledPool?.abort());
 
   /** Ran to its end: nothing pending, or the page budget spent (the rest is reported unvisited). */

@@ -4,6 +4,7 @@
  * `/%E6%A0%87%E7%AD%BE/`). The summary lists every reason with its count and a few examples.
  */
 import type { Logger } from '../core/middleware.js';
+import { redactUrl } from './credentials.js';
 
 /** Failures of one reason printed one by one before the rest are only counted. */
 export const LOGGED_FAILURES_PER_REASON = 3;
@@ -14,12 +15,12 @@ export const MAX_LOGGED_URL_CHARS = 300;
 
 /** A URL for people: percent-escapes decoded where they form valid UTF-8, long URLs shortened. */
 export function displayUrl(url: string): string {
-  let out = url;
+  let out = redactUrl(url);
   try {
-    out = decodeURI(url);
+    out = decodeURI(out);
   } catch {
     // A malformed escape: decode what decodes, segment by segment.
-    out = url.replace(/(%[0-9a-f]{2})+/gi, (m) => {
+    out = out.replace(/(%[0-9a-f]{2})+/gi, (m) => {
       try {
         return decodeURIComponent(m);
       } catch {

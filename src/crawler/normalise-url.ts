@@ -55,6 +55,11 @@ function paramName(pair: string): string {
 /** The normalised href of a parsed http(s) URL (the URL object is changed in place). */
 export function normaliseUrl(u: URL, n: UrlNormalisation): string {
   if (!n.keepUrlFragment) u.hash = '';
+  // Userinfo in a link is neither kept nor sent (the spider's own start URLs give credentials).
+  if (u.username || u.password) {
+    u.username = '';
+    u.password = '';
+  }
   const search = u.search;
   if (search.length > 1) {
     const pairs = search

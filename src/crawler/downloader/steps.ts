@@ -126,6 +126,9 @@ export function redirectStep(maxRedirects = DEFAULT_MAX_REDIRECTS): DownloaderSt
       }
       if (to.protocol !== 'http:' && to.protocol !== 'https:') throw new BlockedError('scheme', ctx.firstUrl, `${ctx.url} redirects to ${to.protocol} (only http(s) is followed)`, true);
       to.hash = '';
+      // Userinfo in a Location is stripped, never sent (credentials come from the spider only).
+      to.username = '';
+      to.password = '';
       if (ctx.chain.includes(to.href)) throw new RedirectError(ctx.firstUrl, 'loop', `${ctx.firstUrl}: redirect loop (${[...ctx.chain, to.href].join(' -> ')})`);
       if (ctx.hop >= maxRedirects) throw new RedirectError(ctx.firstUrl, 'too many', `${ctx.firstUrl}: more than ${maxRedirects} redirects`);
       return { redirect: to.href };

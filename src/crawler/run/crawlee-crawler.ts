@@ -11,6 +11,7 @@ import type { SpiderConfig } from '../../spider/config.js';
 import type { FrontierRequestManager } from '../crawlee-glue.js';
 import type { Downloader } from '../downloader/index.js';
 import type { AddressGuard } from '../net-guard.js';
+import type { Credentials } from '../credentials.js';
 import { FetchError, HttpStatusError, TooLargeError } from '../errors.js';
 import { cookieHeaderFor } from './fetchers.js';
 import { FinalFetchError } from './failure-handler.js';
@@ -42,6 +43,8 @@ export interface CrawlerParts {
   maxRetryDelaySecs: number;
   maxBytes: number;
   guard: AddressGuard;
+  /** Userinfo of the start URLs, by origin (render mode adds it to requests of that origin). */
+  credentials?: Credentials;
   downloader: Downloader;
   pages: PageHandler;
   onFailed: (request: CrawleeRequest, error: Error) => Promise<void>;
@@ -108,15 +111,20 @@ export async function buildCrawler(p: CrawlerParts): Promise<Crawler> {
           if (c.headers) await page.setExtraHTTPHeaders(c.headers);
           const cookie = cookieHeaderFor(request.url, spider);
           if (cookie) await page.setExtraHTTPHeaders({ ...(c.headers ?? {}), cookie });
-          if (!spider.allowPrivateAddresses) {
-            // Sub-resources too: a public page must not make the browser reach private hosts.
+          const guarded = !spider.allowPrivateAddresses;
+          if (guarded || p.credentials?.size) {
+            // Sub-resources too: a public page must not make the browser reach private hosts; the
+            // start URLs' credentials go to their own origin only.
             await page.route('**/*', async (route) => {
+              const req = route.request();
               try {
-                await p.guard.check(route.request().url());
-                await route.continue();
+                if (guarded) await p.guard.check(req.url());
               } catch {
                 await route.abort('blockedbyclient');
+                return;
               }
+              const auth = p.credentials?.headerFor(req.url());
+              await route.continue(auth ? { headers: { ...req.headers(), authorization: auth } } : undefined);
             });
           }
         },

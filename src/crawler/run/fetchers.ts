@@ -18,6 +18,7 @@ import { loadSitemaps, sitemapSources, SITEMAP_MAX_BYTES } from '../sitemaps.js'
 import { conditionalStep, type PageMemory } from '../recrawl.js';
 import { candidateLinks, type LinkCandidate, type LinkPolicy } from '../links.js';
 import type { CrawlStats } from './stats.js';
+import { credentialsStep, type Credentials } from '../credentials.js';
 
 /** robots.txt has its own, short timeout: it gates every page of its origin. */
 const ROBOTS_TIMEOUT_MS = 10_000;
@@ -40,6 +41,8 @@ export interface FetchContext {
   log: Logger;
   stats: CrawlStats;
   links: LinkPolicy;
+  /** Userinfo of the start URLs, by origin. */
+  credentials?: Credentials;
 }
 
 const retryOf = (s: FetchSettings) => ({ maxRetries: s.maxRetries, baseDelayMs: s.retryBackoffSecs * 1000, maxDelayMs: s.maxRetryDelaySecs * 1000 });
@@ -61,7 +64,7 @@ export function robotsCache(x: FetchContext, share: ((fetch: RobotsFetcher) => R
   const proxies = c.proxyUrls ?? [];
   const fetcher = new Downloader({
     // RFC 9309 §2.3.1.2: follow at least five redirects; every hop through the address guard.
-    steps: [...(spider.allowPrivateAddresses ? [] : [addressGuardStep(x.guard)]), redirectStep(5)],
+    steps: [...(spider.allowPrivateAddresses ? [] : [addressGuardStep(x.guard)]), redirectStep(5), ...(x.credentials?.size ? [credentialsStep(x.credentials)] : [])],
     timeoutMs: ROBOTS_TIMEOUT_MS,
     maxBytes: ROBOTS_MAX_BYTES,
     truncate: true,
@@ -110,6 +113,7 @@ export async function pageFetcher(x: FetchContext, robots: RobotsCache | undefin
     steps: [
       ...defaultSteps({ domains: x.links.domains, guard: spider.allowPrivateAddresses ? undefined : x.guard, robots, limiter: x.limiter, maxBytes: s.maxBytes, retry: retryOf(s) }),
       conditionalStep(recrawl.memory, recrawl.active),
+      ...(x.credentials?.size ? [credentialsStep(x.credentials)] : []),
       ...(robots ? [crawlDelayStep(robots, x.limiter, x.log, c.maxCrawlDelaySecs)] : []),
       ...(sessionPool ? [sessionStep(sessionPool, sessionOptions!, (url) => cookieHeaderFor(url, spider), sessionStats, x.log)] : []),
     ],
