@@ -31,6 +31,7 @@ export { BUILTIN_MIDDLEWARE } from './chain/builtins.js';
 
 // Spiders and crawls
 export { defineSpider, validateSpider, SpiderConfigError } from './spider/config.js';
+export { CrawlLockedError } from './crawler/run/lock.js';
 export type { SpiderConfig, FollowRule, CrawlerOptions, CookieSpec, SiteRule } from './spider/config.js';
 export { loadSpider } from './spider/load.js';
 export { runSpider, crawl } from './crawler/crawl.js';

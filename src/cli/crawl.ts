@@ -60,6 +60,10 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
       return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
+    // A second crawl of a running spider stops here, before any worker starts.
+    const { assertNotLocked } = await import('../crawler/run/lock.js');
+    const { crawlPaths } = await import('../crawler/run/state.js');
+    assertNotLocked(crawlPaths(spider.name, opts.storageDir).stateDir, spider.name);
     // The chain's workers load while this thread loads the crawler.
     const log = consoleLogger(spider.name, opts.logLevel ?? spider.logLevel);
     const chainPool = startChainPool(spider, { threads: opts.threads, spiderModule, storageDir: opts.storageDir, log });

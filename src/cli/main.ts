@@ -170,7 +170,7 @@ async function main() {
       process.exitCode = e.exitCode === 0 || INFO_CODES.has(e.code) ? e.exitCode : 2;
       return;
     }
-    if (e instanceof UsageError || (e as Error).name === 'SpiderConfigError' || (e as Error).name === 'FeedError') {
+    if (e instanceof UsageError || ['SpiderConfigError', 'FeedError', 'CrawlLockedError'].includes((e as Error).name)) {
       process.stderr.write(`gleaner: ${(e as Error).message}\n`);
       process.exitCode = (e as UsageError).exitCode ?? 2;
       return;

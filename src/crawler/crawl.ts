@@ -50,9 +50,11 @@ import { pageFetcher, robotsCache, sitemapCandidates, type FetchContext, type Fe
 import { LinkAdmission, PageHandler } from './run/page-handler.js';
 import { FailureHandler } from './run/failure-handler.js';
 import { buildCrawler, chromiumPath } from './run/crawlee-crawler.js';
+import { lockCrawl } from './run/lock.js';
 
 export type { CrawlProgress, CrawlSummary } from './run/stats.js';
 export { CHROMIUM_ARGS, chromiumPath } from './run/crawlee-crawler.js';
+export { CrawlLockedError } from './run/lock.js';
 
 /** Defaults, in one place. */
 export const DEFAULTS = {
@@ -189,12 +191,15 @@ export function feedSpecs(spider: SpiderConfig, opts: RunOptions): FeedSpec[] {
  * crawl of the same spider; starts over after a finished one (like Crawlee's purge on start).
  */
 export async function runSpider(input: SpiderConfig | unknown, opts: RunOptions = {}): Promise<CrawlSummary> {
-  // Worker pools started for the crawl are closed whatever happens (closing twice is a no-op).
-  const pools: Array<Promise<ChainPool>> = [];
+  // Worker pools started for the crawl (or for it, by the caller) are closed whatever happens
+  // (closing twice is a no-op); the storage lock is released last.
+  const pools: Array<Promise<ChainPool>> = opts.chainPool ? [opts.chainPool] : [];
+  const locks: Array<() => Promise<void>> = [];
   try {
-    return await crawlSpider(input, opts, pools);
+    return await crawlSpider(input, opts, pools, locks);
   } finally {
     for (const p of pools) await p.then((pool) => pool.close(false), () => {});
+    for (const release of locks) await release();
   }
 }
 
@@ -269,7 +274,7 @@ function startTimers(opts: RunOptions, progress: () => CrawlProgress, frontier: 
   };
 }
 
-async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pools: Array<Promise<ChainPool>>): Promise<CrawlSummary> {
+async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pools: Array<Promise<ChainPool>>, locks: Array<() => Promise<void>>): Promise<CrawlSummary> {
   const checked = validateSpider(input, (input as SpiderConfig)?.name ? `spider ${(input as SpiderConfig).name}` : 'spider');
   // Userinfo of the start URLs goes to the requests of their origins, never into what is written.
   const credentials = new Credentials();
@@ -286,6 +291,8 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const crawleeLevel = crawleeLog.getLevel();
   crawleeLog.setLevel(crawleeLog.LEVELS.OFF);
 
+  // One crawl per spider and storage (a shared frontier coordinates its own workers).
+  if (!opts.frontier) locks.push(await lockCrawl(paths.stateDir, spider.name, log));
   const state = openCrawlState(spider, { fresh: opts.fresh, recrawl: opts.recrawl, frontier: opts.frontier, sharedItems: !!opts.itemSink }, paths, log);
   const { frontier, pageMemory } = state;
   const out = await openOutputs(spider, opts, feeds, state, paths, log);
@@ -294,6 +301,11 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   stats.start();
   const stop = new StopControl(log, spider.name, { graceMs: DEFAULTS.stopGraceMs });
   const budget = new PageBudget(opts.maxPages ?? spider.maxPages, state.previousPages, () => stats.pages);
+  if (budget.reached()) {
+    // Resumed with the budget already spent: nothing to fetch, and that is a finished crawl.
+    stop.note(`maxPages (${budget.maxPages}) reached`);
+    log.info(`the page budget is already spent (${state.previousPages} of ${budget.maxPages} pages stored by the earlier runs): nothing to fetch (--max-pages N to raise it, --fresh to start over)`);
+  }
   const settle = () => {
     budget.release();
     if (budget.reached()) stop.note(`maxPages (${budget.maxPages}) reached`);

@@ -3,7 +3,7 @@
  * (`storage/datasets/<spider>/`), feeds (JSON Lines, JSON, CSV: `--out`, a spider's `feeds`;
  * src/storage/feed-sink.ts), or a callback.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // Crawlee's core and storage, not the `crawlee` package (which loads every crawler at start-up).
 import { Configuration, Dataset } from '@crawlee/core';
@@ -140,10 +140,22 @@ export class DatasetFileSink implements ItemSink {
 
   async write(item: Item): Promise<void> {
     const n = ++this.count;
-    const file = path.join(this.dir, String(n).padStart(9, '0') + '.json');
-    const tmp = path.join(this.dir, `.${n}.json.tmp`);
+    const tmp = path.join(this.dir, `.${n}.${process.pid}.json.tmp`);
     writeFileSync(tmp, JSON.stringify(item, null, '\t'));
-    renameSync(tmp, file);
+    // Linked into place, never over an entry: a number another process took is skipped, not reused.
+    for (;;) {
+      try {
+        linkSync(tmp, path.join(this.dir, String(this.count).padStart(9, '0') + '.json'));
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          rmSync(tmp, { force: true });
+          throw e;
+        }
+        this.count++;
+      }
+    }
+    rmSync(tmp, { force: true });
     this.dirtyMeta = true;
   }
 

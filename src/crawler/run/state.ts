@@ -77,6 +77,12 @@ export function openCrawlState(spider: SpiderConfig, o: StateOptions, paths: Cra
       restarted = true;
     }
   }
+  // No journal at all: this is the spider's first local crawl on this storage, and a dataset already
+  // there is not its own (a shared Redis crawl's export, a copy): it is replaced, not resumed from.
+  if (journal && !journal.resumed && !o.fresh && !o.sharedItems && datasetEntries(datasetDir) > 0) {
+    log.info(`no earlier local crawl of "${spider.name}" on this storage: the dataset found there (${datasetEntries(datasetDir)} items, not written by one) is replaced`);
+    rmSync(datasetDir, { recursive: true, force: true });
+  }
   const recrawling = pageMemory.pass > 0;
   const resumed = journal ? journal.resumed && !journal.previousFinished && !o.fresh : false;
   const previousItems = o.sharedItems ? [] : repairDataset(datasetDir);
