@@ -90,7 +90,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     } else if (!summary.finished && summary.queued > 0) process.exitCode = 130;
     // Stopped by a signal: exit now rather than when Crawlee's last 1 s system-info timer fires
     // (the journal and the dataset are already closed; stdout is synchronous on Linux).
-    if (summary.stoppedBy === 'SIGINT' || summary.stoppedBy === 'SIGTERM') {
+    if (summary.stoppedBy === 'SIGINT' || summary.stoppedBy === 'SIGTERM' || summary.stoppedBy === 'SIGHUP') {
       await demo?.close();
       process.exit(process.exitCode ?? 130);
     }

@@ -39,6 +39,9 @@ export class FrontierRequestManager implements IRequestManager {
     } = {},
   ) {}
 
+  /** Requests handed to Crawlee so far (their ids). */
+  private taken = 0;
+
   private async refill(): Promise<void> {
     if (this.head < this.buffer.length) return;
     const n = Math.min(TAKE_BATCH, this.o.limit?.() ?? TAKE_BATCH);
@@ -53,7 +56,8 @@ export class FrontierRequestManager implements IRequestManager {
       await this.refill();
       const r = this.buffer[this.head++];
       if (!r) return null;
-      req = new Request({ url: r.url, uniqueKey: r.key ?? r.url, userData: { ...r } });
+      // an id, as a queue gives one: Crawlee's messages name it ("… timed out after 130 seconds (id)")
+      req = new Request({ id: String(++this.taken), url: r.url, uniqueKey: r.key ?? r.url, userData: { ...r } });
     }
     this.inProgress.add(req);
     return req as unknown as Request<T>;

@@ -7,6 +7,9 @@
  */
 import type { Logger } from '../../core/middleware.js';
 
+/** How often a listening crawl checks that its parent process is still there. */
+export const PARENT_CHECK_MS = 250;
+
 export interface StopOptions {
   /** After a signal the crawl stops this fast or the process exits anyway. */
   graceMs: number;
@@ -23,9 +26,11 @@ export class StopControl {
   /** Why the crawl stopped early, if it did. */
   stoppedBy: string | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  private parentTimer: NodeJS.Timeout | undefined;
   private listening = false;
   private readonly sigint = () => this.onSignal('SIGINT');
   private readonly sigterm = () => this.onSignal('SIGTERM');
+  private readonly sighup = () => this.onSignal('SIGHUP');
 
   constructor(
     private readonly log: Logger,
@@ -57,7 +62,7 @@ export class StopControl {
     this.o.onStop?.();
   }
 
-  onSignal(sig: string): void {
+  onSignal(sig: string, why?: string): void {
     const exit = this.o.exit ?? ((code: number) => process.exit(code));
     if (this.interrupted) {
       this.log.warning(`${sig} again: exiting now (the next run resumes from the journal)`);
@@ -66,7 +71,7 @@ export class StopControl {
     }
     this.interrupted = true;
     this.stoppedBy = sig;
-    this.log.warning(`${sig}: stopping; the next run of "${this.spider}" resumes here (${sig} again to exit at once)`);
+    this.log.warning(why ? `${why}: stopping; the next run of "${this.spider}" resumes here` : `${sig}: stopping; the next run of "${this.spider}" resumes here (${sig} again to exit at once)`);
     this.stopNow();
     // A page stuck in a middleware must not keep the process alive past the grace period.
     this.graceTimer = setTimeout(() => {
@@ -76,19 +81,32 @@ export class StopControl {
     this.graceTimer.unref();
   }
 
-  /** Stop cleanly on SIGINT/SIGTERM (the CLI). */
+  /**
+   * Stop cleanly on SIGINT/SIGTERM/SIGHUP (the CLI) — and when the parent process goes away: a
+   * signal sent to a wrapper (`npm run crawl`, `npx gleaner crawl`: npm, then `sh -c`) may end the
+   * wrapper and never reach this process, which is then re-parented. Checked every
+   * `PARENT_CHECK_MS`, it stops as for a SIGTERM.
+   */
   listen(): void {
     this.listening = true;
     process.on('SIGINT', this.sigint);
     process.on('SIGTERM', this.sigterm);
+    process.on('SIGHUP', this.sighup);
+    const parent = process.ppid;
+    this.parentTimer = setInterval(() => {
+      if (process.ppid !== parent && !this.interrupted) this.onSignal('SIGTERM', `its parent process (PID ${parent}) exited`);
+    }, PARENT_CHECK_MS);
+    this.parentTimer.unref();
   }
 
   /** The crawl has stopped: a program that called `runSpider` lives on after it. */
   close(): void {
     if (this.graceTimer) clearTimeout(this.graceTimer);
+    if (this.parentTimer) clearInterval(this.parentTimer);
     if (this.listening) {
       process.off('SIGINT', this.sigint);
       process.off('SIGTERM', this.sigterm);
+      process.off('SIGHUP', this.sighup);
       this.listening = false;
     }
   }
