@@ -71,6 +71,7 @@ export function summaryText(s: CrawlSummary): string {
   if (s.recrawl) lines.push(`  recrawl:  pass ${s.recrawl.pass}: ${s.recrawl.revisited} pages re-visited, ${s.recrawl.notModified} not modified (304), ${s.recrawl.unchanged} unchanged, ${s.recrawl.changed} changed`);
   if (s.sitemapUrls) lines.push(`  sitemaps: ${s.sitemapUrls} URLs queued`);
   if (s.robotsUnavailable) lines.push(`  robots.txt unavailable (5xx or unreachable): ${s.robotsUnavailable} hosts, every URL of theirs refused (RFC 9309)`);
+  if (s.linksDroppedByQueueLimit) lines.push(`  frontier full: ${s.linksDroppedByQueueLimit} links not queued (crawler.maxQueued)`);
   if (s.skippedByRobots) lines.push(`  skipped by robots.txt: ${s.skippedByRobots}`);
   lines.push(`  dataset:  ${path.relative(process.cwd(), s.datasetDir) || s.datasetDir}`);
   if (s.feeds.length) lines.push(`  feeds:    ${s.feeds.join(', ')}`);

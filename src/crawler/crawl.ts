@@ -33,7 +33,7 @@ import { Credentials } from './credentials.js';
 import { linkPolicyOf, MAX_ANCHOR_CHARS, type LinkPolicy } from './links.js';
 import { FrontierRequestManager, withProcessMemoryInfo } from './crawlee-glue.js';
 import { DEFAULT_PAGE_BUDGET_SECS, type ChainPool } from './pool/index.js';
-import type { Frontier, FrontierRequest } from './frontier.js';
+import { JournalFrontier, type Frontier, type FrontierRequest } from './frontier.js';
 import { HostRateLimiter, type RobotsFetcher } from './politeness.js';
 import type { ItemSink } from '../storage/item-sink.js';
 import { checkFeed, FeedError, parseOutArg, type FeedSpec } from '../storage/feed-sink.js';
@@ -362,7 +362,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   }
   const queued = frontier.stats().pending;
   const byBudget = !stop.interrupted && !!stop.stoppedBy?.startsWith('maxPages');
-  const summary = stats.summary({ queued, pipeline: out.pipeline, stoppedBy: stop.stoppedBy, byBudget, startUrls: new Set(seeds.map((r) => r.url)).size, feeds: feeds.map((f) => f.path), recrawlPass: state.recrawling ? pageMemory.pass : undefined, sessions: fetcher.sessions?.stats, resumed: state.resumed, finished: isFinished(), datasetDir: paths.datasetDir }, budget);
+  const summary = stats.summary({ queued, pipeline: out.pipeline, stoppedBy: stop.stoppedBy, byBudget, startUrls: new Set(seeds.map((r) => r.url)).size, feeds: feeds.map((f) => f.path), recrawlPass: state.recrawling ? pageMemory.pass : undefined, sessions: fetcher.sessions?.stats, linksDroppedByQueueLimit: frontier instanceof JournalFrontier ? frontier.droppedByQueueLimit : 0, resumed: state.resumed, finished: isFinished(), datasetDir: paths.datasetDir }, budget);
   stats.writeFile(path.join(paths.stateDir, `${spider.name}.stats.json`), summary);
   return summary;
 }

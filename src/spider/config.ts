@@ -59,6 +59,9 @@ export interface CrawlerOptions {
   /** Stop the crawl after this many failed requests (default: no limit; failures do not count
    * towards `maxPages`). */
   maxFailedPages?: number;
+  /** Requests waiting in the frontier at most (default 1,000,000); links found beyond are dropped
+   * and said once. The queue keeps a bounded part in memory and the rest on disk. */
+  maxQueued?: number;
   /** Worker threads the middleware chain runs in (default: one per core); 0 runs it on the
    * crawl's own thread. */
   threads?: number;
@@ -190,6 +193,7 @@ const crawlerSchema = z.strictObject({
   retryBackoffSecs: z.number().nonnegative().optional(),
   maxRetryDelaySecs: z.number().nonnegative().optional(),
   maxFailedPages: positiveInt.optional(),
+  maxQueued: positiveInt.optional(),
   threads: z.number().int().nonnegative().optional(),
   pageBudgetSecs: z.number().positive().optional(),
 }).refine((c) => c.minConcurrency === undefined || c.maxConcurrency === undefined || c.minConcurrency <= c.maxConcurrency, { message: 'minConcurrency must not exceed maxConcurrency', path: ['minConcurrency'] });

@@ -40,6 +40,9 @@ export interface ChainRun {
  * for a URL after it was queued (first found through an unlabelled link, then as a list item):
  * advisory, in memory, used once when the page is handled.
  */
+/** Late label hints kept at most. */
+export const MAX_LATE_HINTS = 20_000;
+
 export class LinkAdmission {
   readonly lateHints = new Map<string, string>();
   constructor(
@@ -49,7 +52,15 @@ export class LinkAdmission {
   ) {}
 
   admit(candidates: readonly LinkCandidate[]): FrontierRequest[] {
-    return admitLinks(candidates, (u) => this.frontier.has(u) === true, this.lateHints, this.hasRules, (u) => this.stats.directoryTwins.add(u));
+    const out = admitLinks(candidates, (u) => this.frontier.has(u) === true, this.lateHints, this.hasRules, (u) => this.stats.directoryTwins.add(u));
+    // Hints for pages already done are never taken: the oldest go first (memory stays bounded).
+    if (this.lateHints.size > MAX_LATE_HINTS) {
+      for (const k of this.lateHints.keys()) {
+        this.lateHints.delete(k);
+        if (this.lateHints.size <= MAX_LATE_HINTS / 2) break;
+      }
+    }
+    return out;
   }
 
   /** The late hint for a URL, taken (it is used once). */

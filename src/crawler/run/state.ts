@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import type { Logger } from '../../core/middleware.js';
 import type { Item } from '../../core/item.js';
 import type { SpiderConfig } from '../../spider/config.js';
-import { JournalFrontier, type Frontier } from '../frontier.js';
+import { DEFAULT_MAX_QUEUED, JournalFrontier, type Frontier } from '../frontier.js';
 import { PageMemory, type RecrawlOptions } from '../recrawl.js';
 import { datasetEntries, repairDataset } from '../../storage/item-sink.js';
 
@@ -59,7 +59,9 @@ export interface StateOptions {
 export function openCrawlState(spider: SpiderConfig, o: StateOptions, paths: CrawlPaths, log: Logger): CrawlState {
   const { stateDir, datasetDir } = paths;
   if (o.fresh) rmSync(datasetDir, { recursive: true, force: true });
-  const frontier: Frontier = o.frontier ?? JournalFrontier.open(stateDir, spider.name, { fresh: o.fresh });
+  const maxQueued = spider.crawler?.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const onQueueFull = (n: number) => log.warning(`the frontier holds ${n.toLocaleString('en')} requests (crawler.maxQueued): links found beyond are dropped, not queued`);
+  const frontier: Frontier = o.frontier ?? JournalFrontier.open(stateDir, spider.name, { fresh: o.fresh, maxQueued, onQueueFull });
   const journal = frontier instanceof JournalFrontier ? frontier : undefined;
   const pageMemory = PageMemory.open(journal ? path.join(stateDir, `${spider.name}.pages.json`) : undefined);
   if (o.fresh) pageMemory.clear();

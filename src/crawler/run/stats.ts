@@ -66,6 +66,8 @@ export interface CrawlSummary extends CrawlProgress {
    * theirs was refused (RFC 9309). */
   robotsUnavailable: number;
   skippedByRobots: number;
+  /** Links not queued because the frontier held `crawler.maxQueued` requests. */
+  linksDroppedByQueueLimit?: number;
   resumed: boolean;
   finished: boolean;
   datasetDir: string;
@@ -103,6 +105,8 @@ export interface SummaryParts {
   feeds: string[];
   recrawlPass: number | undefined;
   sessions: SessionStats | undefined;
+  /** Links the frontier did not queue for `maxQueued`. */
+  linksDroppedByQueueLimit?: number;
   resumed: boolean;
   finished: boolean;
   datasetDir: string;
@@ -194,6 +198,7 @@ export class CrawlStats {
       sessions: p.sessions ? { ...p.sessions } : undefined,
       robotsUnavailable: this.robotsUnavailable.size,
       skippedByRobots: this.skippedByRobots,
+      ...(p.linksDroppedByQueueLimit ? { linksDroppedByQueueLimit: p.linksDroppedByQueueLimit } : {}),
       resumed: p.resumed,
       finished: p.finished,
       datasetDir: p.datasetDir,
