@@ -11,6 +11,7 @@ export interface CrawlCliOptions {
   out?: string | string[];
   bom?: boolean;
   csvRows?: string;
+  csvColumns?: string;
   fresh?: boolean;
   recrawl?: boolean;
   logLevel?: LogLevelName;

@@ -48,6 +48,7 @@ program
   .option('--out <file>', 'also export items to FILE[:FORMAT] (.jsonl, .json, .csv); repeat for several', collect)
   .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
   .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
+  .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated (dotted paths: pageType.label, post.author), or all (every field); default url, kind, title, author, publishedAt, content')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
   .option('--recrawl', 'after a finished crawl: keep the dataset, re-visit list and thread pages (conditional requests), store only new pages and changed threads')
   // Checked in src/cli/crawl.ts (the level names live with the logger, not loaded here).
@@ -61,7 +62,7 @@ program
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`--threads must be a non-negative integer (got "${v}")`);
     return n;
   })
-  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; logLevel?: LogLevelName; threads?: number; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
+  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; csvColumns?: string; logLevel?: LogLevelName; threads?: number; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });
@@ -79,11 +80,14 @@ program
 
 program
   .command('export')
-  .description('write the items of a shared (Redis) crawl once each, to FILE.jsonl|FILE.csv or the dataset folder')
+  .description("write a crawl's items once each to FILE[:FORMAT] (.jsonl, .json, .csv): from its local dataset (storage/datasets/<spider>/), or from Redis for a shared crawl")
   .argument('<spider>', 'spider name or file (its redis URL is used unless --redis is given)')
-  .option('--redis <url>', 'redis://host:port/db')
-  .option('--out <file>', 'FILE.jsonl or FILE.csv (default: storage/datasets/<spider>/)')
-  .action(async (spider: string, opts: { redis?: string; out?: string }) => {
+  .option('--redis <url>', 'a crawl shared through Redis: redis://host:port/db (without --out: to storage/datasets/<spider>/)')
+  .option('--out <file>', 'write the items to FILE[:FORMAT] (.jsonl, .json, .csv); repeat for several', collect)
+  .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
+  .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
+  .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated (dotted paths: pageType.label, post.author), or all (every field)')
+  .action(async (spider: string, opts: { redis?: string; out?: string[]; bom?: boolean; csvRows?: string; csvColumns?: string }) => {
     const { runExportCli } = await import('./export.js');
     await runExportCli(spider, opts);
   });
@@ -111,6 +115,7 @@ program
   .option('--out <file>', 'with --batch: write the items to FILE[:FORMAT] (.jsonl, .json, .csv); repeat for several', collect)
   .option('--bom', 'CSV outputs start with a UTF-8 byte-order mark (for spreadsheets)')
   .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
+  .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated, or all (every field)')
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))

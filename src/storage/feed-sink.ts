@@ -3,18 +3,22 @@
  * (csv-stringify). Each feed is rewritten on open with the items the crawl already stored (an
  * interrupted run resuming), then written as items arrive, so it mirrors the dataset.
  *
- * CSV has one column per field, nested values flattened to dotted columns (`pageType.label`,
- * `items.1.url`, `posts.2.author`); lists of strings (images) are one cell, one per line. With
- * `rows: 'entry'` a forum item is one row per post (`post.*` columns) and a list item one row per
- * entry (`entry.*`), the page's own fields repeated on each. Without `fields` the columns are
- * known only at the end, so the rows are kept in a spool file beside the feed and the CSV is
- * written when the crawl closes; with `fields` rows are written as they come.
+ * CSV (issue 25): by default the few columns a reader of a spreadsheet wants, per kind
+ * (`CSV_COLUMNS`: url, kind, title, author, publishedAt, content — no HTML, no nested arrays).
+ * With `rows: 'entry'` a forum item is one row per post and a list item one row per entry: the
+ * thread's or list's url, kind and title, then the post's own fields (`post.*`, its own text
+ * without the passages it quotes) or the entry's (`entry.*`). `fields` chooses the columns
+ * (dotted paths); `fields: 'all'` is every field, nested values flattened to dotted columns
+ * (`pageType.label`, `items.1.url`, `posts.2.author`), lists of strings one cell, one per line.
+ * Unless `fields` lists them, the columns are known only at the end (the kinds met, the fields
+ * met), so the rows are kept in a spool file beside the feed and the CSV is written when the
+ * crawl closes; with a list of `fields` rows are written as they come.
  */
 import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
-import { ITEM_KINDS, type Item, type ItemKind } from '../core/item.js';
+import { ITEM_KINDS, ownText, type Item, type ItemKind } from '../core/item.js';
 import type { ItemSink } from './sink.js';
 
 export const FEED_FORMATS = ['jsonl', 'json', 'csv'] as const;
@@ -28,8 +32,10 @@ const EXTENSIONS: Record<string, FeedFormat> = { '.jsonl': 'jsonl', '.jl': 'json
 export interface FeedOptions {
   /** Default: from the file extension (.jsonl/.jl/.ndjson, .json, .csv). */
   format?: FeedFormat;
-  /** Only these fields (CSV: these columns, in this order; dotted paths allowed). */
-  fields?: string[];
+  /** Only these fields (CSV: these columns, in this order; dotted paths allowed, `post.author`
+   * with entry rows). CSV without it: the lean columns of each kind (`CSV_COLUMNS`); `'all'`:
+   * every field, nested ones flattened (JSON: `'all'` is the default, the whole item). */
+  fields?: string[] | 'all';
   /** CSV: one row per item (default), or per forum post / list entry. */
   rows?: CsvRows;
   /** CSV: start with a UTF-8 byte-order mark (Excel then reads the file as UTF-8). */
@@ -93,8 +99,8 @@ export function openFeed(spec: FeedSpec, existing: Item[] = []): ItemSink & { re
   return sink;
 }
 
-function pick(item: Item, fields: string[] | undefined): Record<string, unknown> {
-  if (!fields) return item as unknown as Record<string, unknown>;
+function pick(item: Item, fields: string[] | 'all' | undefined): Record<string, unknown> {
+  if (!fields || fields === 'all') return item as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const v = f.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), item);
@@ -148,9 +154,30 @@ class JsonFeed extends FeedBase {
   }
 }
 
-/** Preferred column order: a batch line's id, the item shape's fields (ARCHITECTURE §4), then the rest as met. The
+/** Preferred column order of `fields: 'all'`: a batch line's id, the item shape's fields (ARCHITECTURE §4), then the rest as met. The
  * per-post and per-entry columns stand where `posts` and `items` would. */
-const COLUMN_ORDER = ['id', 'url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'contentHtml', 'images', 'items', 'entry', 'nextPage', 'pages', 'posts', 'post', 'pageType', 'error'];
+const COLUMN_ORDER = ['id', 'url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'contentHtml', 'images', 'items', 'entry', 'nextPage', 'pages', 'posts', 'post', 'pageType', 'status', 'error'];
+
+/**
+ * The default CSV columns of each kind (issue 25: the every-field default had 120 columns, HTML
+ * and `items.1.url …` among them). A file holding several kinds has the union, in this order.
+ */
+export const CSV_COLUMNS: Readonly<Record<ItemKind, readonly string[]>> = {
+  article: ['url', 'kind', 'title', 'author', 'publishedAt', 'content'],
+  list: ['url', 'kind', 'title', 'content'],
+  forum: ['url', 'kind', 'title', 'content'],
+  other: ['url', 'kind', 'title', 'content'],
+};
+/** The default columns of entry rows (`rows: 'entry'`): the thread's or list's own fields, then
+ * the post's (its own text: `post.content` without the passages it quotes) or the entry's. */
+export const CSV_ENTRY_COLUMNS = {
+  forum: ['url', 'kind', 'title', 'post.floor', 'post.author', 'post.publishedAt', 'post.content'],
+  list: ['url', 'kind', 'title', 'entry.url', 'entry.title', 'entry.publishedAt'],
+} as const;
+/** Default columns added when an item has them: a batch line's id (first), a page's error (last). */
+const CSV_EXTRA_COLUMNS = ['id', 'error'];
+/** The order of the default columns in a file. */
+const LEAN_ORDER = [...new Set(['id', ...CSV_COLUMNS.article, ...CSV_ENTRY_COLUMNS.list, ...CSV_ENTRY_COLUMNS.forum, 'error'])];
 
 function flattenInto(out: Record<string, string>, prefix: string, v: unknown): void {
   if (v === undefined || v === null) return;
@@ -169,28 +196,71 @@ function flattenInto(out: Record<string, string>, prefix: string, v: unknown): v
   for (const [k, x] of Object.entries(v)) flattenInto(out, prefix ? `${prefix}.${k}` : k, x);
 }
 
-/** The CSV rows of one item (flattened records, column → text). */
+/** The entries an item is split into with `rows: 'entry'` (a forum's posts, a list's entries),
+ * with the prefix of their columns; undefined when it is one row. */
+function entriesOf(item: Item, rows: CsvRows): { field: 'posts' | 'items'; prefix: 'post' | 'entry'; children: object[] } | undefined {
+  if (rows !== 'entry') return undefined;
+  // a post's own text: the thread's text and the quoted passages are in other rows already
+  if (item.kind === 'forum' && item.posts?.length) return { field: 'posts', prefix: 'post', children: item.posts.map((p) => ({ ...p, content: ownText(p) })) };
+  if (item.kind === 'list' && item.items?.length) return { field: 'items', prefix: 'entry', children: item.items };
+  return undefined;
+}
+
+/** The CSV rows of one item with every field (`fields: 'all'`): flattened records, column → text.
+ * With `rows: 'entry'` a row per post (`post.*`, its own text) or list entry (`entry.*`), the
+ * page's other fields repeated on each. */
 export function csvRecords(item: Item, rows: CsvRows = 'item'): Array<Record<string, string>> {
-  const nested = rows === 'entry' ? (item.kind === 'forum' && item.posts?.length ? ['posts', 'post'] : item.kind === 'list' && item.items?.length ? ['items', 'entry'] : undefined) : undefined;
+  const nested = entriesOf(item, rows);
   if (!nested) {
     const r: Record<string, string> = {};
     flattenInto(r, '', item);
     return [r];
   }
-  const [field, prefix] = nested as [string, string];
   const base: Record<string, string> = {};
-  const { [field]: children, ...rest } = item as unknown as Record<string, unknown>;
+  const { [nested.field]: _children, ...rest } = item as unknown as Record<string, unknown>;
   flattenInto(base, '', rest);
-  return (children as unknown[]).map((c) => {
+  return nested.children.map((c) => {
     const r = { ...base };
-    flattenInto(r, prefix, c);
+    flattenInto(r, nested.prefix, c);
+    return r;
+  });
+}
+
+/** The default columns of an item's rows (see CSV_COLUMNS, CSV_ENTRY_COLUMNS), without the
+ * extra ones. */
+export function leanCsvColumns(item: Item, rows: CsvRows = 'item'): readonly string[] {
+  return entriesOf(item, rows) ? CSV_ENTRY_COLUMNS[item.kind as 'forum' | 'list'] : (CSV_COLUMNS[item.kind] ?? CSV_COLUMNS.other);
+}
+
+/** The CSV rows of one item in the default columns (see CSV_COLUMNS, CSV_ENTRY_COLUMNS). */
+export function leanCsvRecords(item: Item, rows: CsvRows = 'item'): Array<Record<string, string>> {
+  const nested = entriesOf(item, rows);
+  const columns = leanCsvColumns(item, rows);
+  const own = (c: string) => !c.startsWith('post.') && !c.startsWith('entry.');
+  const base: Record<string, string> = {};
+  const fields = item as unknown as Record<string, unknown>;
+  for (const c of [...columns.filter(own), ...CSV_EXTRA_COLUMNS]) {
+    const v = fields[c];
+    if (v !== undefined && v !== null && typeof v !== 'object') base[c] = String(v);
+  }
+  if (!nested) return [base];
+  const prefix = `${nested.prefix}.`;
+  return nested.children.map((child) => {
+    const r = { ...base };
+    for (const c of columns) {
+      if (!c.startsWith(prefix)) continue;
+      const v = (child as Record<string, unknown>)[c.slice(prefix.length)];
+      if (v !== undefined && v !== null && typeof v !== 'object') r[c] = String(v);
+    }
     return r;
   });
 }
 
 class CsvFeed extends FeedBase {
   private readonly rows: CsvRows;
+  /** The columns when the feed lists them; else they are known at the end. */
   private readonly columns?: string[];
+  private readonly all: boolean;
   private spoolFd?: number;
   private readonly spool: string;
   private readonly seen = new Map<string, number>();
@@ -199,7 +269,8 @@ class CsvFeed extends FeedBase {
   constructor(spec: FeedSpec) {
     super(spec);
     this.rows = spec.rows ?? 'item';
-    this.columns = spec.fields;
+    this.all = spec.fields === 'all';
+    if (Array.isArray(spec.fields)) this.columns = spec.fields;
     this.spool = path.join(path.dirname(path.resolve(spec.path)), `.${path.basename(spec.path)}.rows.tmp`);
     if (!this.columns) this.spoolFd = openSync(this.spool, 'w');
   }
@@ -211,20 +282,25 @@ class CsvFeed extends FeedBase {
 
   writeSync(item: Item): void {
     if (!this.wanted(item)) return;
-    const records = csvRecords(item, this.rows);
     if (this.columns) {
+      // columns of your choice: from every field (any dotted path may be asked for)
+      const records = csvRecords(item, this.rows);
       if (!this.headerDone) this.header(this.columns);
       writeSync(this.fd, stringify(records.map((r) => this.columns!.map((c) => r[c] ?? ''))));
       return;
     }
-    for (const r of records) {
+    // the default columns: every column of the kinds met, filled or not (the extra ones when filled)
+    if (!this.all) for (const c of leanCsvColumns(item, this.rows)) if (!this.seen.has(c)) this.seen.set(c, this.seen.size);
+    for (const r of this.all ? csvRecords(item, this.rows) : leanCsvRecords(item, this.rows)) {
       for (const c of Object.keys(r)) if (!this.seen.has(c)) this.seen.set(c, this.seen.size);
       writeSync(this.spoolFd!, JSON.stringify(r) + '\n');
     }
   }
 
-  /** Columns: the preferred order by root field, then first seen; numbered children in order. */
+  /** Columns: the preferred order by root field, then first seen; numbered children in order.
+   * The default columns: those of the kinds met, in the order of LEAN_ORDER. */
   private orderedColumns(): string[] {
+    if (!this.all) return LEAN_ORDER.filter((c) => this.seen.has(c));
     const rank = (c: string) => {
       const root = c.split('.')[0]!;
       const r = COLUMN_ORDER.indexOf(root);
@@ -259,10 +335,20 @@ class CsvFeed extends FeedBase {
   }
 }
 
-/** The command line's `--out FILE[:FORMAT]` (repeatable) with `--bom` and `--csv-rows` → feed
- * specs, checked: every mistake is a FeedError (one line, exit code 2 in src/cli/main.ts). */
-export function feedsFromCli(outs: string[], o: { bom?: boolean; csvRows?: string }): FeedSpec[] {
+/** `--csv-columns url,title,post.author` (or `all`) → a feed's `fields`. */
+export function parseCsvColumns(arg: string): string[] | 'all' {
+  if (arg.trim() === 'all') return 'all';
+  const columns = arg.split(',').map((c) => c.trim());
+  if (!columns.length || columns.some((c) => !c)) throw new FeedError(`--csv-columns takes column names separated by commas, or all (got "${arg}")`);
+  return columns;
+}
+
+/** The command line's `--out FILE[:FORMAT]` (repeatable) with `--bom`, `--csv-rows` and
+ * `--csv-columns` → feed specs, checked: every mistake is a FeedError (one line, exit code 2 in
+ * src/cli/main.ts). */
+export function feedsFromCli(outs: string[], o: { bom?: boolean; csvRows?: string; csvColumns?: string }): FeedSpec[] {
   if (o.csvRows !== undefined && !(CSV_ROWS as readonly string[]).includes(o.csvRows)) throw new FeedError(`--csv-rows must be one of ${CSV_ROWS.join(', ')} (got "${o.csvRows}")`);
+  const columns = o.csvColumns === undefined ? undefined : parseCsvColumns(o.csvColumns);
   const specs: FeedSpec[] = [];
   try {
     for (const arg of outs) {
@@ -270,12 +356,14 @@ export function feedsFromCli(outs: string[], o: { bom?: boolean; csvRows?: strin
       const csv = checkFeed(spec) === 'csv';
       if (csv && o.bom) spec.bom = true;
       if (csv && o.csvRows) spec.rows = o.csvRows as CsvRows;
+      if (csv && columns) spec.fields = columns;
       specs.push(spec);
     }
   } catch (e) {
     if (e instanceof FeedError) throw new FeedError(e.message.replace(/^feed /, '--out '));
     throw e;
   }
-  if ((o.bom || o.csvRows) && !specs.some((s) => checkFeed(s) === 'csv')) throw new FeedError(`${o.bom ? '--bom' : '--csv-rows'} applies to CSV outputs, and no --out names a .csv file`);
+  const csvOnly = o.bom ? '--bom' : o.csvRows ? '--csv-rows' : columns ? '--csv-columns' : undefined;
+  if (csvOnly && !specs.some((s) => checkFeed(s) === 'csv')) throw new FeedError(`${csvOnly} applies to CSV outputs, and no --out names a .csv file`);
   return specs;
 }

@@ -22,9 +22,66 @@ const article: Item = { url: 'http://f/a', kind: 'article', title: 'A', content:
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'feeds-'));
 
 describe('feeds', () => {
-  it('CSV: one row per item, nested values in dotted columns, custom fields and contentHtml kept', async () => {
-    const file = path.join(tmp(), 'items.csv');
+  it('CSV by default: the lean columns of the kinds met (url, kind, title, author, publishedAt, content), no HTML, no nested arrays', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'items.csv');
     const feed = openFeed({ path: file }, [forum]);
+    await feed.write(list);
+    await feed.write({ ...article, author: 'Li', publishedAt: '2024-05-01T10:00:00+08:00' });
+    await feed.write({ url: 'http://f/bin', kind: 'other', error: 'binary content' });
+    await feed.close();
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('\n')[0]).toBe('url,kind,title,author,publishedAt,content,error');
+    const rows = csvObjects(text);
+    expect(rows.map((r) => [r.kind, r.author, r.content, r.error])).toEqual([
+      ['forum', '', '', ''],
+      ['list', '', '', ''],
+      ['article', 'Li', 'x', ''],
+      ['other', '', '', 'binary content'],
+    ]);
+    expect(readdirSync(dir)).toEqual(['items.csv']); // the spool is gone
+    // a feed of lists only: the list columns (no author, no date)
+    const lists = openFeed({ path: path.join(dir, 'lists.csv') });
+    await lists.write({ ...list, content: 'A\nB' });
+    await lists.close();
+    expect(readFileSync(path.join(dir, 'lists.csv'), 'utf8')).toBe('url,kind,title,content\nhttp://f/list.html,list,News,"A\nB"\n');
+    // a batch line's id comes first
+    const batch = openFeed({ path: path.join(dir, 'batch.csv') });
+    await batch.write({ ...article, ...({ id: 'p1' } as object) });
+    await batch.close();
+    expect(readFileSync(path.join(dir, 'batch.csv'), 'utf8').split('\n')[0]).toBe('id,url,kind,title,author,publishedAt,content');
+  });
+
+  it('CSV entry rows by default: the thread’s url, kind and title, then each post’s own fields and own text (not the thread’s content, not the quotes)', async () => {
+    const dir = tmp();
+    const thread: Item = {
+      ...forum,
+      content: 'the whole thread, long',
+      posts: [forum.posts![0]!, { floor: 2, author: 'B', content: '老张 wrote:\n阳台漏水，\n我也是', quotes: ['老张 wrote:\n阳台漏水，'] }],
+    };
+    const feed = openFeed({ path: path.join(dir, 'posts.csv'), rows: 'entry' });
+    await feed.write(thread);
+    await feed.write(list);
+    await feed.write(article);
+    await feed.close();
+    const text = readFileSync(path.join(dir, 'posts.csv'), 'utf8');
+    expect(text.split('\n')[0]).toBe('url,kind,title,author,publishedAt,content,entry.url,entry.title,entry.publishedAt,post.floor,post.author,post.publishedAt,post.content');
+    expect(text).not.toContain('the whole thread');
+    const rows = csvObjects(text);
+    expect(rows.filter((r) => r.kind === 'forum').map((r) => [r.title, r['post.floor'], r['post.author'], r['post.content']])).toEqual([
+      ['求助：阳台漏水', '1', '老张', '阳台漏水，\n怎么办？'],
+      ['求助：阳台漏水', '2', 'B', '我也是'],
+    ]);
+    expect(rows.filter((r) => r.kind === 'list').map((r) => [r['entry.url'], r['entry.publishedAt']])).toEqual([
+      ['http://f/a', ''],
+      ['http://f/b', '2024-05-01'],
+    ]);
+    expect(rows.filter((r) => r.kind === 'article').map((r) => r.content)).toEqual(['x']);
+  });
+
+  it("CSV with fields: 'all': one row per item, nested values in dotted columns, custom fields and contentHtml kept", async () => {
+    const file = path.join(tmp(), 'items.csv');
+    const feed = openFeed({ path: file, fields: 'all' }, [forum]);
     await feed.write(list);
     await feed.write(article);
     await feed.close();
@@ -48,7 +105,7 @@ describe('feeds', () => {
 
   it('CSV rows per post / list entry, BOM, kinds filter, fixed fields', async () => {
     const dir = tmp();
-    const posts = openFeed({ path: path.join(dir, 'posts.csv'), rows: 'entry', bom: true, kinds: ['forum'] });
+    const posts = openFeed({ path: path.join(dir, 'posts.csv'), rows: 'entry', bom: true, kinds: ['forum'], fields: 'all' });
     for (const i of [forum, list, article]) await posts.write(i);
     await posts.close();
     const text = readFileSync(path.join(dir, 'posts.csv'), 'utf8');
