@@ -68,7 +68,7 @@ const gleaner: Tool = {
   run({ e }) {
     const a = batchItems.get(e.id);
     if (!a) throw new Error(`no batch item for ${e.id}`);
-    return { title: a.title, author: a.author, published: a.publishedAt, text: a.content ?? '' };
+    return { title: a.title, author: a.kind === 'article' ? a.author : undefined, published: a.kind === 'article' ? a.publishedAt : undefined, text: a.content ?? '' };
   },
 };
 

@@ -187,7 +187,7 @@ async function main() {
     timings.push(`--kind ${kind} ${(entries.length / secs).toFixed(0)} pages/s`);
     const rs = entries.map((e, i) => {
       const it = items[i]!;
-      return score(byId.get(e.id)!, { text: itemText(it), title: it.title, author: it.author, date: it.publishedAt }, it.kind);
+      return score(byId.get(e.id)!, { text: itemText(it), title: it.title, author: it.kind === 'article' ? it.author : undefined, date: it.kind === 'article' ? it.publishedAt : undefined }, it.kind);
     });
     results.set(`gleaner --kind ${kind}${foldDir ? ', leave-site-out' : ''}`, rs);
     progress(`gleaner --kind ${kind}: ${summary(rs).all}`);

@@ -247,7 +247,7 @@ export { ownText };
 
 function itemText(item: Item): string {
   if (item.content) return item.content;
-  return (item.posts ?? []).map((p) => p.content).join('\n');
+  return (item.kind === 'forum' ? (item.posts ?? []) : []).map((p) => p.content).join('\n');
 }
 
 function baseOf(c: Case): string {
@@ -263,10 +263,10 @@ const bases = new Map<string, string>();
 function score(c: Case, item: Item): Score {
   const forum = item.kind === 'forum' ? 1 : 0;
   if (c.text !== undefined) {
-    return { count: NaN, text: NaN, user: NaN, date: NaN, f1: NaN, wcxb: wcxbF1(itemText(item), c.text), forum, ours: item.posts?.length ?? 0, gold: NaN };
+    return { count: NaN, text: NaN, user: NaN, date: NaN, f1: NaN, wcxb: wcxbF1(itemText(item), c.text), forum, ours: item.kind === 'forum' ? (item.posts?.length ?? 0) : 0, gold: NaN };
   }
   const gold = c.posts!;
-  const posts: ForumPost[] = (item.posts ?? []).map((p) => (c.quotes === 'dropped' ? { ...p, content: ownText(p) } : p));
+  const posts: ForumPost[] = (item.kind === 'forum' ? (item.posts ?? []) : []).map((p) => (c.quotes === 'dropped' ? { ...p, content: ownText(p) } : p));
   let base = bases.get(c.id);
   if (base === undefined) bases.set(c.id, (base = baseOf(c)));
   const denom = Math.max(posts.length, gold.length);

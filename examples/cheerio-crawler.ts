@@ -33,7 +33,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '
   const site = await startDemoServer();
   try {
     const { items, stats } = await crawlWithCheerio(site.url);
-    for (const it of items) console.log(JSON.stringify({ url: it.url, kind: it.kind, title: it.title, author: it.author, publishedAt: it.publishedAt }));
+    for (const it of items) console.log(JSON.stringify({ url: it.url, kind: it.kind, title: it.title, ...(it.kind === 'article' ? { author: it.author, publishedAt: it.publishedAt } : {}) }));
     console.error(`${stats.pages} pages, items by kind ${JSON.stringify(stats.itemsByKind)}, decoded from bytes ${stats.decodedFrom.bytes}`);
   } finally {
     await site.close();

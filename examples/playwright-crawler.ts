@@ -41,7 +41,7 @@ export async function crawlWithPlaywright(startUrl: string, maxRequestsPerCrawl 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
   const site = await startDemoServer();
   try {
-    for (const it of await crawlWithPlaywright(`${site.url}/blog/`)) console.log(JSON.stringify({ url: it.url, title: it.title, author: it.author, publishedAt: it.publishedAt }));
+    for (const it of await crawlWithPlaywright(`${site.url}/blog/`)) console.log(JSON.stringify({ url: it.url, title: it.title, ...(it.kind === 'article' ? { author: it.author, publishedAt: it.publishedAt } : {}) }));
   } finally {
     await site.close();
   }

@@ -16,9 +16,12 @@
  * your project.
  */
 export { createGleaner, withGleaner, gleanerResultOf } from './crawlee/gleaner.js';
-export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, CrawlerOptionsAdded } from './crawlee/gleaner.js';
+export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, GleanerRequestLike, GleanerRequestOptions, GleanerEnqueueOptions, CrawlerOptionsAdded } from './crawlee/gleaner.js';
 export { keepRawBody, rawBodyOf } from './crawlee/raw-body.js';
+// What the handler throws: an error status (the request fails in Crawlee), a bad follow-rule glob.
+export { HttpStatusError, FetchError } from './crawler/errors.js';
+export { GlobError } from './spider/follow-rules.js';
 export type { NavigationContextLike } from './crawlee/raw-body.js';
-export type { Item, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, PageLabel, ListEntry, ForumPost } from './core/item.js';
+export type { Item, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, ItemOfKind, PageLabel, ListEntry, ForumPost, ForumReply } from './core/item.js';
 export type { FollowRule, SiteRule } from './spider/config.js';
 export type { ExtractKind } from './chain/extractor.js';

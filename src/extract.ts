@@ -17,7 +17,7 @@
 export * from './core/index.js';
 
 // Extraction without a crawler
-export { Extractor, extractItem } from './chain/extractor.js';
+export { Extractor, extractItem, ExtractInputError } from './chain/extractor.js';
 export type { ExtractorOptions, ExtractInput, ExtractKind } from './chain/extractor.js';
 export { processPage, finishItem, createContext, siteKeyOf } from './chain/process.js';
 

@@ -49,6 +49,8 @@ export { RedisItemSink, exportItems, streamItems } from './storage/redis-item-si
 export { RedisSiteStore } from './storage/redis-site-store.js';
 export { isPrivateAddress } from './crawler/net-guard.js';
 export { FetchError, HttpStatusError, BlockedError, TooLargeError, NotAPageError, TimeoutError, NetworkError, RedirectError, DecodingError, AbortedError } from './crawler/errors.js';
+export { SessionBlockedError } from './crawler/sessions.js';
+export { NotModifiedError } from './crawler/recrawl.js';
 export { Downloader } from './crawler/downloader/index.js';
 export type { DownloaderStep, DownloadContext, Download } from './crawler/downloader/index.js';
 export { defaultSteps } from './crawler/downloader/steps.js';
@@ -63,7 +65,7 @@ export type { PipelineContext, PipelineFunction, PipelineStage, PipelineSpec, Pi
 export { openFeed, csvRecords, parseOutArg, FeedError, FEED_FORMATS } from './storage/feed-sink.js';
 export type { FeedOptions, FeedSpec, FeedFormat, CsvRows } from './storage/feed-sink.js';
 export { normaliseUrl, urlNormalisation, TRACKING_QUERY_PARAMS } from './crawler/normalise-url.js';
-export { globToRegExp, compileRules, decideFollow } from './spider/follow-rules.js';
+export { globToRegExp, compileRules, decideFollow, GlobError } from './spider/follow-rules.js';
 export type { RecrawlOptions } from './crawler/recrawl.js';
 export type { SessionOptions } from './crawler/sessions.js';
 export { consoleLogger } from './crawler/log.js';
@@ -73,4 +75,4 @@ export { startDemoServer } from './demo/server.js';
 
 // Inside your own Crawlee crawler (also `gleaner/crawlee`)
 export { createGleaner, withGleaner, gleanerResultOf, keepRawBody, rawBodyOf } from './crawlee.js';
-export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, CrawlerOptionsAdded } from './crawlee.js';
+export type { Gleaner, GleanerOptions, GleanerResult, GleanerStats, GleanerCrawlingContext, GleanerRequestData, GleanerRequestLike, GleanerRequestOptions, GleanerEnqueueOptions, CrawlerOptionsAdded } from './crawlee.js';

@@ -14,7 +14,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';
 import { langTag } from '../../src/core/page.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
-import type { Item } from '../../src/core/item.js';
+import type { ItemDraft } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { hanRatio } from '../../src/core/text.js';
 import { buildTree, type Tree } from './tree.js';
@@ -51,7 +51,7 @@ export interface ArticleOptions {
 /**
  * Extract an article from a page; null when the page holds no article body.
  */
-export function extractArticle(page: Page, options: ArticleOptions = {}): Partial<Item> | null {
+export function extractArticle(page: Page, options: ArticleOptions = {}): Partial<ItemDraft> | null {
   const tree = buildTree(page);
   let titled = extractTitle(page, { anchorText: options.anchorText, tree });
   let body: ContentResult | undefined = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title }, tree);

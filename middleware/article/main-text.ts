@@ -30,7 +30,7 @@
  * items whose extractor left them empty and on article items whose page does not read as one.
  */
 import type { Page } from '../../src/core/page.js';
-import { KIND_OF_LABEL, type Item } from '../../src/core/item.js';
+import { KIND_OF_LABEL, type ItemDraft } from '../../src/core/item.js';
 import type { MiddlewareFactory } from '../../src/core/middleware.js';
 import { Element, type AnyNode } from 'domhandler';
 import { buildTree, LINK_DENSITY_MAX, type SegInfo, type Tree } from './tree.js';
@@ -76,7 +76,7 @@ function fromLines(lines: string[], source: MainText['source']): MainText | unde
 }
 
 /** A forum thread's posts in order: author, displayed time, text. */
-export function postsText(posts: NonNullable<Item['posts']>): MainText | undefined {
+export function postsText(posts: NonNullable<ItemDraft['posts']>): MainText | undefined {
   const lines: string[] = [];
   for (const p of posts) {
     if (p.author) lines.push(p.author);
@@ -132,7 +132,7 @@ function modelLines(page: Page, tree: Tree, model: LineModel, title: string | un
 
 /** Whether the page reads as an article: a publish date was found, or it declares an article
  * type (JSON-LD, og:type). Its article body is then its main text. */
-export function articleLike(page: Page, item: Partial<Pick<Item, 'publishedAt'>>): boolean {
+export function articleLike(page: Page, item: Partial<Pick<ItemDraft, 'publishedAt'>>): boolean {
   if (item.publishedAt) return true;
   if ((page.meta.get('og:type') ?? '').toLowerCase() === 'article') return true;
   for (const o of page.jsonLd()) {
@@ -147,7 +147,7 @@ export function articleLike(page: Page, item: Partial<Pick<Item, 'publishedAt'>>
  * posts, when the item has them, are the thread's text; an article-like page (see articleLike)
  * keeps its article body.
  */
-export function mainText(page: Page, item: Partial<Pick<Item, 'posts' | 'items' | 'title' | 'kind' | 'publishedAt'>> = {}, o: MainTextOptions = {}): MainText | undefined {
+export function mainText(page: Page, item: Partial<Pick<ItemDraft, 'posts' | 'items' | 'title' | 'kind' | 'publishedAt'>> = {}, o: MainTextOptions = {}): MainText | undefined {
   const tree = buildTree(page);
   const model = o.model ?? shippedLineModel();
   const body = item.kind === 'forum' ? undefined : extractContent(page, { title: item.title }, tree);

@@ -25,7 +25,7 @@ import type { Page } from '../../src/core/page.js';
 import { createPage, textOf, langTag } from '../../src/core/page.js';
 import type { MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
 import { extractArticle } from '../article/index.js';
-import type { ForumPost } from '../../src/core/item.js';
+import { ownText, type ForumPost } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
@@ -225,22 +225,8 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
   });
 }
 
-/** A post's own text: its `content` (as displayed) without the lines of its `quotes` (the passages
- * of other posts it quotes), each quoted line dropped once. */
-export function ownText(p: ForumPost): string {
-  if (!p.quotes?.length) return p.content;
-  const drop = new Map<string, number>();
-  for (const q of p.quotes) for (const l of q.split('\n')) drop.set(l, (drop.get(l) ?? 0) + 1);
-  return p.content
-    .split('\n')
-    .filter((l) => {
-      const n = drop.get(l);
-      if (!n) return true;
-      drop.set(l, n - 1);
-      return false;
-    })
-    .join('\n');
-}
+// A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
+export { ownText } from '../../src/core/item.js';
 
 /**
  * A thread page's main text: the thread as read, post after post — who wrote it, when (as

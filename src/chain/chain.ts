@@ -13,7 +13,9 @@ export interface BuiltinEntry {
   /** The page kinds (by label) the stage runs on; every page when absent. `kinds` is the chain's
    * only label gate. */
   kinds?: ItemKind[];
-  factory: MiddlewareFactory<any>;
+  /** Takes the options a spider gives it (`never` here: each factory has its own options type,
+   * and reads what it is given). */
+  factory: MiddlewareFactory<never>;
   /** Runs only in crawls (link following); skipped by `gleaner extract`. */
   crawlOnly?: boolean;
   /** Keeps per-site state in `ctx.site.data` (Middleware.siteState); false when absent. */
@@ -53,7 +55,8 @@ export function buildChain(builtins: Record<string, BuiltinEntry>, config: Chain
     if (config.extractOnly && entry.crawlOnly) continue;
     const opts = typeof s === 'object' ? (s.options ?? {}) : {};
     try {
-      const def = entry.factory(opts);
+      // the spider's options for this stage, checked by the factory itself
+      const def = (entry.factory as MiddlewareFactory)(opts);
       const priority = typeof s === 'object' && s.priority !== undefined ? s.priority : entry.priority;
       chain.push({ ...def, name, priority, kinds: entry.kinds ?? def.kinds, siteState: entry.siteState ?? def.siteState ?? false });
     } catch (e) {

@@ -60,6 +60,7 @@ export function finishItem(ctx: PageContext, spider?: string): Item {
     spider,
     fetchedAt: ctx.page.fetchedAt.toISOString(),
     lang: item.lang ?? ctx.page.lang(),
+    status: item.status ?? ctx.request.status,
   } as Item);
 }
 

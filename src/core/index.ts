@@ -14,8 +14,8 @@ export { CJK_WIDTH, textWidth, hanCount, hanRatio, punctCount, dominantScript, d
 export type { Script } from './text.js';
 export { findDates, parseDate, hasDate, normaliseDateValue, numericDayFirst, timezoneForLang, dayFirstForLang, MIN_YEAR } from './dates.js';
 export type { DateMatch, DateOptions, DatePrecision } from './dates.js';
-export { itemSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, listEntrySchema, forumPostSchema, pageTypeSchema, compactItem, isPageLabel, KIND_OF_LABEL, LABEL_OF_KIND, ITEM_KINDS, PAGE_LABELS } from './item.js';
-export type { Item, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, PageLabel, ListEntry, ForumPost, PageTypeResult } from './item.js';
+export { itemSchema, itemUnionSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, listEntrySchema, forumPostSchema, pageTypeSchema, compactItem, isPageLabel, KIND_OF_LABEL, LABEL_OF_KIND, ITEM_KINDS, PAGE_LABELS } from './item.js';
+export type { Item, ItemDraft, ItemOfKind, ArticleItem, ListItem, ForumItem, OtherItem, ItemKind, PageLabel, ListEntry, ForumPost, ForumReply, PageTypeResult } from './item.js';
 export { loadJsonResource } from './resources.js';
 export { NotConfigured, silentLogger, decideLabel, HINT_MIN_PROBABILITY } from './middleware.js';
 export type { Middleware, MiddlewareDefinition, MiddlewareFactory, MiddlewareSetting, MiddlewareEnv, PageContext, RequestInfo, FollowRequest, Logger, SiteState, SiteStore } from './middleware.js';

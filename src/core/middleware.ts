@@ -7,7 +7,7 @@
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import type { Page, Segment } from './page.js';
-import { isPageLabel, type Item, type ItemKind, type PageLabel, type PageTypeResult } from './item.js';
+import { isPageLabel, type ItemDraft, type ItemKind, type PageLabel, type PageTypeResult } from './item.js';
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -35,6 +35,8 @@ export interface RequestInfo {
   depth?: number;
   /** The page that linked here. */
   referrer?: string;
+  /** The HTTP status of the response (the item's `status`); absent for a saved page. */
+  status?: number;
   userData?: Record<string, unknown>;
 }
 
@@ -78,7 +80,7 @@ export interface PageContext {
   /** Page type: from a follow rule, else from the classifier. */
   label?: PageLabel;
   /** The item being filled. `kind` is set by the extractor that handled the page. */
-  item: Partial<Item> & { url: string };
+  item: ItemDraft;
   /** IANA zone for dates without an offset: spider option, else the page language's. */
   timezone?: string;
   /** Links to follow, appended by middleware; the crawler filters them by domain and budget. */

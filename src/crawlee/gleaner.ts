@@ -20,8 +20,9 @@ import { finishItem, processPage, siteKeyOf } from '../chain/process.js';
 import type { ExtractKind } from '../chain/extractor.js';
 import { LABEL_OF_KIND } from '../core/item.js';
 import { MemorySiteStore } from '../storage/site-store.js';
-import { compileRules, decideFollow, globToRegExp } from '../spider/follow-rules.js';
+import { compileRules, decideFollow, followRuleWarnings, globToRegExp } from '../spider/follow-rules.js';
 import type { FollowRule, SiteRule } from '../spider/config.js';
+import { HttpStatusError } from '../crawler/errors.js';
 import { keepRawBody, rawBodyOf, type NavigationContextLike } from './raw-body.js';
 
 /** Anchor texts longer than this are not titles (as in `gleaner crawl`: they would bloat the queue). */
@@ -40,12 +41,36 @@ export interface GleanerRequestData {
   referrer?: string | undefined;
 }
 
+/** The request of a crawling context, as far as Gleaner reads (and sets) it: Crawlee's `Request`. */
+export interface GleanerRequestLike {
+  url: string;
+  loadedUrl?: string | undefined;
+  label?: string | undefined;
+  userData: Record<string, unknown>;
+  /** Set by Gleaner before it fails a page whose HTTP status is not worth another attempt (a 404). */
+  noRetry?: boolean | undefined;
+}
+
+/** A request Gleaner enqueues (Crawlee's `RequestOptions`, the fields it sets). */
+export interface GleanerRequestOptions {
+  url: string;
+  label?: string;
+  userData?: Record<string, unknown>;
+}
+
+/** What Gleaner passes to the context's `enqueueLinks` (Crawlee's `EnqueueLinksOptions`). */
+export interface GleanerEnqueueOptions {
+  urls: string[];
+  strategy?: 'all' | 'same-domain' | 'same-hostname' | 'same-origin';
+  transformRequestFunction?: (request: GleanerRequestOptions) => GleanerRequestOptions;
+}
+
 /**
  * What Gleaner reads from a crawling context. Every Crawlee crawler's context has these (the
  * HTTP crawlers' `body` and `response`, the browser crawlers' `page`): pass the context as it is.
  */
 export interface GleanerCrawlingContext extends NavigationContextLike {
-  request: { url: string; loadedUrl?: string | undefined; label?: string | undefined; userData: Record<string, any> };
+  request: GleanerRequestLike;
   /** HTTP crawlers: the body (Buffer or decoded text). */
   body?: unknown;
   /** HTTP crawlers: the response (headers); browser crawlers: the navigation response. */
@@ -54,8 +79,8 @@ export interface GleanerCrawlingContext extends NavigationContextLike {
   page?: unknown;
   /** AdaptivePlaywrightCrawler (either mode): the current DOM as cheerio. */
   parseWithCheerio?: unknown;
-  pushData(data: any): Promise<unknown>;
-  enqueueLinks(options?: any): Promise<unknown>;
+  pushData(data: Item): Promise<unknown>;
+  enqueueLinks(options: GleanerEnqueueOptions): Promise<unknown>;
   log?: { warning(message: string, data?: Record<string, unknown>): void; error?(message: string, data?: Record<string, unknown>): void } | undefined;
 }
 
@@ -107,6 +132,14 @@ export interface GleanerOptions {
   push?: boolean | undefined;
   /** Logger for the chain (default: the context's `log` for page problems, silent otherwise). */
   log?: Logger | undefined;
+  /**
+   * HTTP error statuses read as pages all the same (Crawlee's option of that name; `withGleaner`
+   * also takes it from your crawler options). Any other 4xx/5xx response is not an item: Gleaner
+   * throws an `HttpStatusError`, so Crawlee fails the request as it fails any other — counted in
+   * its statistics, passed to your `failedRequestHandler`, retried when the status may change
+   * (408, 429, 5xx but 501/505; a 404 is not retried), as `gleaner crawl` does.
+   */
+  ignoreHttpErrorStatusCodes?: number[] | undefined;
 }
 
 /** What Gleaner made of one page. */
@@ -128,6 +161,10 @@ export interface GleanerStats {
   failuresByMiddleware: Record<string, number>;
   /** Pages a middleware dropped on purpose (`ctx.drop`), by reason. */
   dropped: Record<string, number>;
+  /** Responses refused for their HTTP status (4xx/5xx), by status, each attempt counted. The HTTP
+   * crawlers fail a 5xx themselves before any handler runs: those are in Crawlee's statistics
+   * only (`crawler.stats.state.requestsFailed`, with the refused ones). */
+  httpErrors: Record<string, number>;
   /** Pages decoded from the response's own bytes / from text the crawler decoded / from the
    * rendered DOM. */
   decodedFrom: { bytes: number; text: number; dom: number };
@@ -158,10 +195,13 @@ export interface Gleaner {
 /** What {@link Gleaner.crawlerOptions} adds to a crawler's options. */
 export interface CrawlerOptionsAdded {
   requestHandler: (ctx: GleanerCrawlingContext) => Promise<void>;
-  postNavigationHooks: Array<(ctx: NavigationContextLike, ...rest: any[]) => void>;
+  postNavigationHooks: Array<(ctx: NavigationContextLike, ...rest: unknown[]) => void>;
 }
 
 const RESULT = Symbol.for('gleaner.result');
+
+/** Where a config warning goes when no logger is given: standard error, as Crawlee's own. */
+const consoleWarnings = { warning: (message: string) => console.warn(message) };
 
 /** The result of Gleaner's handler for this context (in your own handler after `withGleaner`). */
 export function gleanerResultOf(ctx: object): GleanerResult | undefined {
@@ -179,6 +219,15 @@ function siteKeyFunction(siteKey: GleanerOptions['siteKey']): (url: string) => s
     }
     return siteKeyOf(url);
   };
+}
+
+/** The HTTP status of a crawling context's response: `statusCode` (the HTTP crawlers' response
+ * stream), `status()` (playwright's Response) or `status`; undefined when there is none. */
+export function statusOf(response: unknown): number | undefined {
+  if (!response || typeof response !== 'object') return undefined;
+  const r = response as { statusCode?: unknown; status?: unknown };
+  const s = typeof r.status === 'function' ? (r.status as () => unknown).call(response) : (r.statusCode ?? r.status);
+  return typeof s === 'number' && Number.isInteger(s) ? s : undefined;
 }
 
 function headerOf(response: unknown, name: string): string | undefined {
@@ -252,6 +301,7 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
   const spider = options.name ?? 'crawlee';
   const chain = buildChain(BUILTIN_MIDDLEWARE, { settings: options.middleware, extra: options.extraMiddleware ?? [] }, log);
   const rules = compileRules(options.follow);
+  for (const w of followRuleWarnings(options.follow)) (options.log ?? consoleWarnings).warning(`gleaner: ${w}`);
   const siteKey = siteKeyFunction(options.siteKey);
   const forced = options.kind && options.kind !== 'auto' ? LABEL_OF_KIND[options.kind] : undefined;
   let opened: Promise<void> | undefined;
@@ -259,7 +309,9 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
   /** Hints that arrived after their URL was enqueued unlabelled (as in `gleaner crawl`). */
   const lateHints = new Map<string, string>();
   const enqueuedUrls = new Set<string>();
-  const stats: GleanerStats = { pages: 0, items: 0, itemsByKind: {}, enqueued: 0, failuresByMiddleware: {}, dropped: {}, decodedFrom: { bytes: 0, text: 0, dom: 0 } };
+  const stats: GleanerStats = { pages: 0, items: 0, itemsByKind: {}, enqueued: 0, failuresByMiddleware: {}, dropped: {}, httpErrors: {}, decodedFrom: { bytes: 0, text: 0, dom: 0 } };
+  /** Error statuses read as pages all the same. */
+  const pageStatuses = new Set(options.ignoreHttpErrorStatusCodes ?? []);
   const bump = (o: Record<string, number>, k: string) => (o[k] = (o[k] ?? 0) + 1);
 
   /** The links a page's middleware found, filtered and labelled like `gleaner crawl` does. */
@@ -298,6 +350,15 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
     const { request } = ctx;
     const url = request.loadedUrl ?? request.url;
     const data = (request.userData?.gleaner ?? {}) as GleanerRequestData;
+    // An error page is not an item (a "404 File not found" page would be an `other` item): the
+    // request fails through Crawlee's own error path, as `gleaner crawl` counts it (issue 25).
+    const status = statusOf(ctx.response);
+    if (status !== undefined && status >= 400 && !pageStatuses.has(status)) {
+      const e = new HttpStatusError(status, url);
+      if (!e.retryable) request.noRetry = true;
+      bump(stats.httpErrors, String(status));
+      throw e;
+    }
     const src = await pageSource(ctx);
     stats.decodedFrom[src.from]++;
     if (src.from === 'text' && !warnedText && typeof src.body === 'string' && src.body.includes('\uFFFD') && !/charset=/i.test(src.contentType ?? '')) {
@@ -311,7 +372,7 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
       page = createPage({ url, body: src.body, contentType: src.contentType, fetchedAt });
     } catch (e) {
       if (!(e instanceof BinaryContentError)) throw e;
-      return { item: { url, kind: 'other', spider, fetchedAt: fetchedAt.toISOString(), error: e.message }, follow: [] };
+      return { item: { url, kind: 'other', spider, fetchedAt: fetchedAt.toISOString(), ...(status !== undefined ? { status } : {}), error: e.message }, follow: [] };
     }
     const labelHint = data.labelHint ?? lateHints.get(request.url);
     lateHints.delete(request.url);
@@ -320,7 +381,7 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
     // its seeds); `kind` types the rest.
     const rule = request.label === undefined && rules.length ? decideFollow(request.url, rules) : undefined;
     const label = request.label ?? (rule?.follow ? rule.label : undefined) ?? forced;
-    const info: RequestInfo = { url, label, labelHint, anchorText: data.anchorText, depth: data.depth, referrer: data.referrer };
+    const info: RequestInfo = { url, label, labelHint, anchorText: data.anchorText, depth: data.depth, referrer: data.referrer, status };
     let pctx;
     try {
       pctx = await processPage(page, info, { spider, chain, store, log, siteKey: siteKey(url), timezone: options.timezone });
@@ -373,7 +434,9 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
     // crawler's constructor (`new CheerioCrawler(withGleaner({...}))`), so your own requestHandler
     // gets that crawler's context type.
     crawlerOptions<O extends object>(crawlerOptions?: O): O {
-      const o = (crawlerOptions ?? {}) as O & { requestHandler?: (ctx: any) => unknown; postNavigationHooks?: Array<(...args: any[]) => void> };
+      const o = (crawlerOptions ?? {}) as O & { requestHandler?: (ctx: any) => unknown; postNavigationHooks?: Array<(...args: any[]) => void>; ignoreHttpErrorStatusCodes?: number[] };
+      // statuses your crawler reads as pages, Gleaner reads as pages too
+      for (const s of o.ignoreHttpErrorStatusCodes ?? []) pageStatuses.add(s);
       const own = o.requestHandler;
       const added: CrawlerOptionsAdded = {
         postNavigationHooks: [...(o.postNavigationHooks ?? []), keepRawBody],

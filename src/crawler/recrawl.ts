@@ -75,7 +75,7 @@ export function fingerprint(item: Item): string {
       ? (item.posts ?? []).map((p) => [p.floor ?? null, p.author ?? null, p.content])
       : item.kind === 'list'
         ? (item.items ?? []).map((e) => e.url)
-        : [item.title ?? null, item.author ?? null, item.content ?? null];
+        : [item.title ?? null, (item.kind === 'article' ? item.author : undefined) ?? null, item.content ?? null];
   return createHash('sha1').update(JSON.stringify(basis)).digest('base64url');
 }
 

@@ -7,7 +7,10 @@
 import { z } from 'zod';
 import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
-import { globToRegExp, type FollowRule } from './follow-rules.js';
+import { followRuleWarnings, globToRegExp, type FollowRule } from './follow-rules.js';
+import { suggest } from './suggest.js';
+
+export { suggest } from './suggest.js';
 
 export type { FollowRule } from './follow-rules.js';
 import type { PipelineSpec } from '../crawler/pipeline.js';
@@ -205,7 +208,7 @@ const pipelineStage = z.custom<PipelineSpec>(
 
 const feedOptions = z.strictObject({
   format: z.enum(FEED_FORMATS).optional(),
-  fields: z.array(z.string().min(1)).min(1).optional(),
+  fields: z.union([z.array(z.string().min(1)).min(1), z.literal('all')]).optional(),
   rows: z.enum(CSV_ROWS).optional(),
   bom: z.boolean().optional(),
   kinds: z.array(z.enum(ITEM_KINDS)).optional(),
@@ -258,40 +261,6 @@ export const spiderSchema = z.strictObject({
     })
     .optional(),
 });
-
-/** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":
- * `lable` → `label` is one slip of the fingers, not two. Small strings only. */
-function editDistance(a: string, b: string): number {
-  a = a.toLowerCase();
-  b = b.toLowerCase();
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** A suggestion is offered when the edit distance is at most a third of the name (typos, not
- * different words). */
-const SUGGEST_MAX_RATIO = 1 / 3;
-
-export function suggest(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const k of known) {
-    const d = editDistance(name, k);
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(1, Math.floor(name.length * SUGGEST_MAX_RATIO)) ? best : undefined;
-}
 
 /** The object keys the schema allows at a path (for suggestions). */
 function keysAt(schema: z.ZodType, path: PropertyKey[]): string[] {
@@ -371,5 +340,20 @@ export function validateSpider(raw: unknown, source = 'spider'): SpiderConfig {
     }
   }
   if (problems.length) throw new SpiderConfigError(`${source}: ${problems.join('; ')}`, problems);
-  return result.data as SpiderConfig;
+  const spider = result.data as SpiderConfig;
+  for (const w of followRuleWarnings(spider.follow)) warnOnce(spider.name, `${source}: ${w}`, w);
+  return spider;
+}
+
+/** Warnings already given, by spider: a spider validated twice (the CLI loads it, then runs it)
+ * warns once. */
+const warned = new Set<string>();
+
+/** A config that runs, but probably not as meant (a follow rule's `label: 'details'`): said once
+ * on standard error. */
+function warnOnce(spider: string, message: string, key: string): void {
+  const k = `${spider}\0${key}`;
+  if (warned.has(k)) return;
+  warned.add(k);
+  process.stderr.write(`gleaner: warning: ${message}\n`);
 }

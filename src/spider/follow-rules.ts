@@ -8,15 +8,43 @@
  * Rules are compiled to plain data (a RegExp per rule), so they can be sent to worker threads.
  */
 import { GLOBSTAR, Minimatch } from 'minimatch';
+import { isPageLabel, ITEM_KINDS, LABEL_OF_KIND, PAGE_LABELS, type PageLabel } from '../core/item.js';
+import { suggest } from './suggest.js';
 
 /** A follow rule: links whose URL matches `pattern` get `label`; `follow: false` excludes them. */
 export interface FollowRule {
   /** Glob over the whole URL (`https://ex.com/news/*.html`, `**` crosses `/`) or a RegExp. */
   pattern: string | RegExp;
-  /** Page label for matching links: `detail` (article), `list`, `forum`, `other`, or your own. */
-  label?: string;
+  /**
+   * Page label for matching links: `detail` (an article page), `list`, `forum` or `other` type the
+   * page (the extractor that runs on it); any other string is your own label, carried on the
+   * request and typing nothing (a near miss of a built-in one, `details`, is warned about).
+   */
+  label?: PageLabel | (string & {});
   /** `false`: never enqueue matching links (a deny rule). Default true. */
   follow?: boolean;
+}
+
+/**
+ * The built-in label that `label` looks like a slip for: `details` → `detail`, `Lists` → `list`,
+ * `article` (an item kind) → `detail`; undefined for a built-in label or a label of your own.
+ */
+export function nearMissLabel(label: string): PageLabel | undefined {
+  if (isPageLabel(label)) return undefined;
+  const lower = label.toLowerCase();
+  const kind = ITEM_KINDS.find((k) => lower === k || lower === `${k}s`);
+  if (kind) return LABEL_OF_KIND[kind];
+  return suggest(label, PAGE_LABELS) as PageLabel | undefined;
+}
+
+/** One line per follow rule whose label is a near miss of a built-in label (see nearMissLabel). */
+export function followRuleWarnings(rules: readonly FollowRule[] | undefined, where = 'follow'): string[] {
+  const out: string[] = [];
+  (rules ?? []).forEach((r, i) => {
+    const hint = typeof r.label === 'string' ? nearMissLabel(r.label) : undefined;
+    if (hint) out.push(`${where}[${i}].label "${r.label}" is not a page label (did you mean "${hint}"?): it is kept as a label of your own, and the page type is left to the classifier`);
+  });
+  return out;
 }
 
 export interface CompiledRule {

@@ -6,7 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { CheerioCrawler, HttpCrawler, PlaywrightCrawler, type CheerioCrawlerOptions, type HttpCrawlerOptions, type PlaywrightCrawlerOptions } from 'crawlee';
-import { Extractor, itemSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, type Item, type ArticleItem, type ListItem, type ForumItem, type OtherItem, type ItemKind, type ExtractInput } from 'gleaner/extract';
+import { Extractor, itemSchema, itemUnionSchema, articleItemSchema, listItemSchema, forumItemSchema, otherItemSchema, type Item, type ArticleItem, type ListItem, type ForumItem, type OtherItem, type ItemKind, type ItemDraft, type ItemOfKind, type ExtractInput } from 'gleaner/extract';
 import { createGleaner, withGleaner, type GleanerOptions, type Gleaner } from 'gleaner/crawlee';
 import type { SpiderConfig } from 'gleaner';
 
@@ -40,16 +40,29 @@ describe('Item: a union discriminated by kind, inferred from the zod schemas', (
     expect(describe({ url: 'https://example.com/', kind: 'other' })).toBe('https://example.com/');
   });
 
-  it('is the schemas’ type, with every contract field on every kind (ARCHITECTURE §4: extend, never break)', () => {
+  it('is the schemas’ type: every contract field on its kind, the other kinds’ fields a compile error (issue 25)', () => {
     expectTypeOf<ArticleItem>().toEqualTypeOf<z.infer<typeof articleItemSchema>>();
-    // what the parser returns is an item (plus the keys it lets through)
-    expectTypeOf<z.infer<typeof itemSchema>>().toExtend<Item>();
-    for (const key of ['url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'author', 'publishedAt', 'publishedAtText', 'content', 'contentHtml', 'images', 'items', 'nextPage', 'pages', 'posts', 'pageType'] as const) {
+    expectTypeOf<Item>().toEqualTypeOf<z.infer<typeof itemUnionSchema>>();
+    // what the validator returns is a draft of an item (every field, plus the keys it lets through)
+    expectTypeOf<z.infer<typeof itemSchema>>().toExtend<ItemDraft>();
+    // ARCHITECTURE §4: extend, never break — every contract field is still there, on its kind
+    for (const key of ['url', 'kind', 'spider', 'fetchedAt', 'lang', 'title', 'content', 'contentHtml', 'pageType', 'status'] as const) {
       expectTypeOf<Item>().toHaveProperty(key);
     }
+    for (const key of ['author', 'publishedAt', 'publishedAtText', 'images'] as const) expectTypeOf<ArticleItem>().toHaveProperty(key);
+    for (const key of ['items', 'nextPage', 'pages'] as const) expectTypeOf<ListItem>().toHaveProperty(key);
+    for (const key of ['posts', 'nextPage', 'pages'] as const) expectTypeOf<ForumItem>().toHaveProperty(key);
+    for (const key of ['author', 'publishedAt', 'publishedAtText', 'images', 'items', 'nextPage', 'pages', 'posts'] as const) expectTypeOf<ItemDraft>().toHaveProperty(key);
+    expectTypeOf<ArticleItem>().not.toHaveProperty('posts');
+    expectTypeOf<ArticleItem>().not.toHaveProperty('items');
+    expectTypeOf<ForumItem>().not.toHaveProperty('items');
+    expectTypeOf<ForumItem>().not.toHaveProperty('author');
+    expectTypeOf<ListItem>().not.toHaveProperty('posts');
+    expectTypeOf<OtherItem>().not.toHaveProperty('author');
     expectTypeOf<ListItem['items']>().toEqualTypeOf<Array<{ url: string; title?: string | undefined; publishedAt?: string | undefined }> | undefined>();
     expectTypeOf<ForumItem['posts']>().toExtend<Array<{ content: string }> | undefined>();
     expectTypeOf<Item['url']>().toEqualTypeOf<string>();
+    expectTypeOf<ItemOfKind<'forum'>>().toEqualTypeOf<ForumItem>();
   });
 
   it('validates by kind at run time, unknown keys passing through', () => {
@@ -60,6 +73,9 @@ describe('Item: a union discriminated by kind, inferred from the zod schemas', (
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 }).data).toEqual({ url: 'https://example.com/', kind: 'article', title: 'T', extra: 1 });
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'video' }).success).toBe(false);
     expect(itemSchema.safeParse({ url: 'https://example.com/', kind: 'article', publishedAt: '2024-05-01' }).success).toBe(false);
+    // the union keeps a kind's own fields and drops another kind's (the validator lets them through)
+    expect(itemUnionSchema.parse({ url: 'https://example.com/', kind: 'forum', posts: [{ content: 'x' }], author: 'A' })).toEqual({ url: 'https://example.com/', kind: 'forum', posts: [{ content: 'x' }] });
+    expect(itemUnionSchema.safeParse({ url: 'https://example.com/', kind: 'forum', posts: [{}] }).success).toBe(false);
   });
 });
 
