@@ -355,6 +355,9 @@ export function createGleaner(options: GleanerOptions = {}): Gleaner {
     const status = statusOf(ctx.response);
     if (status !== undefined && status >= 400 && !pageStatuses.has(status)) {
       const e = new HttpStatusError(status, url);
+      // Crawlee logs a failed request with its error's stack: here that is Gleaner's, of no use
+      // to anyone; one line per page says it all.
+      e.stack = `${e.name}: ${e.message}`;
       if (!e.retryable) request.noRetry = true;
       bump(stats.httpErrors, String(status));
       throw e;
