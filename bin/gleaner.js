@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `gleaner` command: the built CLI, run by plain node (`npm run build` writes dist/; `prepare`
-// runs it on install from a checkout). During development `npm run gleaner -- …` runs the
-// TypeScript sources through tsx instead.
+// The `gleaner` command: the built CLI, run by plain node. The package ships dist/ (`npm pack`
+// builds it: `prepack`); in a checkout `npm run build` writes it, and `npm run gleaner -- …` /
+// `npm run crawl` run the TypeScript sources through tsx without it.
 try {
   await import('../dist/cli.js');
 } catch (e) {

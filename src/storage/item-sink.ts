@@ -64,29 +64,6 @@ export function repairDataset(dir: string): Item[] {
   return entries.map((e) => e.item);
 }
 
-/**
- * The items of a dataset folder in the order they were stored (by entry number), read one file at
- * a time and without changing anything (unlike repairDataset: a crawl may be writing there). An
- * entry that does not parse (torn by a kill -9) is skipped, as the next run of the crawl drops it.
- */
-export function* datasetItems(dir: string): Generator<Item> {
-  if (!existsSync(dir)) return;
-  const entries = readdirSync(dir)
-    .map((f) => ({ f, m: ENTRY_RE.exec(f) }))
-    .filter((e) => e.m)
-    .map((e) => ({ file: e.f, n: Number(e.m![1]) }))
-    .sort((a, b) => a.n - b.n);
-  for (const e of entries) {
-    let item: Item;
-    try {
-      item = JSON.parse(readFileSync(path.join(dir, e.file), 'utf8')) as Item;
-    } catch {
-      continue;
-    }
-    if (item && typeof item.url === 'string') yield item;
-  }
-}
-
 /** Items into a Crawlee dataset (the on-disk format every Crawlee tool reads). */
 export class DatasetSink implements ItemSink {
   private chain: Promise<void> = Promise.resolve();

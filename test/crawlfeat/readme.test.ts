@@ -1,9 +1,12 @@
 /**
- * Every TypeScript snippet of the README runs here (issue 16): spider snippets are loaded as spider
- * files and crawl the demo site (their example.com hosts mapped to the demo's sites); the others
- * run as modules against the demo. The README's follow rule must match all 24 demo articles.
+ * Every TypeScript snippet of the README runs here against this checkout's sources (issue 16):
+ * spider snippets are loaded as spider files and crawl the demo site (their example.com hosts
+ * mapped to the demo's sites); the others run as modules against the demo. The README's follow
+ * rules must match all 24 demo articles. The snippets import the package by its public names
+ * (`gleaner`, `gleaner/extract`, `gleaner/crawlee`), mapped here to src/; test/package runs the
+ * same snippets, as they are, from the packed package in a new project.
  */
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll, afterAll, vi } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,11 +23,11 @@ const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const isSpider = (src: string) => /defineSpider\(|export default \{/.test(src);
 
-/** Imports of the snippet → this checkout. */
+/** Imports of the package by its public names → this checkout's sources. */
 function localImports(src: string): string {
   return src
-    .replace(/from '\.\.\/src\/([^']+)'/g, (_, p: string) => `from '${pathToFileURL(path.join(root, 'src', p.replace(/\.js$/, '.ts'))).href}'`)
-    .replace(/from 'gleaner'/g, `from '${pathToFileURL(path.join(root, 'src/index.ts')).href}'`);
+    .replace(/from 'gleaner'/g, `from '${pathToFileURL(path.join(root, 'src/index.ts')).href}'`)
+    .replace(/from 'gleaner\/(extract|crawlee)'/g, (_, entry: string) => `from '${pathToFileURL(path.join(root, 'src', `${entry}.ts`)).href}'`);
 }
 
 /** The example hosts → the demo's sites. */
@@ -47,9 +50,12 @@ describe('README snippets', () => {
     await demo.close();
   });
 
-  it('has the snippets this test expects (spiders and a plain-Crawlee one)', () => {
+  it('has the snippets this test expects (spiders, gleaner/extract, a plain-Crawlee one), importing the package by its names', () => {
     expect(snippets.filter(isSpider).length).toBeGreaterThanOrEqual(4);
-    expect(snippets.filter((s) => !isSpider(s)).length).toBeGreaterThanOrEqual(1);
+    expect(snippets.filter((s) => s.includes("from 'gleaner/extract'")).length).toBeGreaterThanOrEqual(1);
+    expect(snippets.filter((s) => s.includes("from 'gleaner/crawlee'")).length).toBeGreaterThanOrEqual(1);
+    // a consumer's imports, never a path into a checkout
+    expect(snippets.filter((s) => /from '\.\.?\//.test(s))).toEqual([]);
   });
 
   it.each(snippets.filter(isSpider).map((s, i) => [i, s] as const))('spider snippet %i loads and crawls the demo', async (i, src) => {
@@ -94,14 +100,23 @@ describe('README snippets', () => {
     writeFileSync(file, localImports(src).replace(/https:\/\/news\.example\.com\//g, `${demo.url}/news/`));
     const { log } = await import('crawlee');
     log.setLevel(log.LEVELS.WARNING);
+    const printed: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
     try {
       await import(pathToFileURL(file).href);
     } finally {
+      spy.mockRestore();
       // test files may share this process: the storage root goes back as it was
       if (before === undefined) delete process.env.CRAWLEE_STORAGE_DIR;
       else process.env.CRAWLEE_STORAGE_DIR = before;
     }
-    const ds = path.join(dir, 'datasets', 'default');
-    expect(readdirSync(ds).filter((f) => /^\d+\.json$/.test(f)).length).toBeGreaterThan(10);
+    const out = printed.join('\n');
+    if (src.includes("from 'gleaner/crawlee'")) {
+      // from the home page, through the list's pages, every article
+      expect(out).toMatch(/\d+ items, 24 articles/);
+      const ds = path.join(dir, 'datasets', 'default');
+      expect(readdirSync(ds).filter((f) => /^\d+\.json$/.test(f)).length).toBeGreaterThan(24);
+    }
+    if (src.includes("from 'gleaner/extract'")) expect(out).toMatch(/[\u4e00-\u9fff]/); // the GBK article's title, decoded
   }, 120_000);
 });
