@@ -25,7 +25,7 @@ describe('item pipeline', () => {
     expect(p.duplicates).toBe(2);
     expect(Object.keys(p.invalid)).toEqual(['publishedAt: ISO 8601 with offset', 'url: Invalid URL']);
     const text = readFileSync(csv, 'utf8');
-    expect(text.split('\n')[0]).toBe('url,kind,title,content'); // the columns the items have
+    expect(text.split('\n')[0]).toBe('url,kind,title,author,publishedAt,content'); // the default columns of the kinds met (an article's)
     expect(text).toContain('"Hello, ""world"""');
     expect(text).toContain('"line1\nline2"');
   });
