@@ -76,17 +76,19 @@ describe('gleaner export from the local dataset', () => {
   });
 
   it('mistakes are one line each: no dataset, no --out, a CSV option without a CSV output', async () => {
-    const none = await gleaner(['export', 'nothing-here', '--out', file('x.jsonl')], env, dir);
+    const [none, noOut, bom, cols] = await Promise.all([
+      gleaner(['export', 'nothing-here', '--out', file('x.jsonl')], env, dir),
+      gleaner(['export', 'demo'], env, dir),
+      gleaner(['export', 'demo', '--out', file('x.jsonl'), '--bom'], env, dir),
+      gleaner(['export', 'demo', '--out', file('x.csv'), '--csv-columns', 'url,,title'], env, dir),
+    ]);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/^gleaner: nothing-here: no dataset at .*datasets\/nothing-here \(crawl it first; for a crawl shared through Redis give --redis URL\)\n$/);
-    const noOut = await gleaner(['export', 'demo'], env, dir);
     expect(noOut.status).toBe(2);
     expect(noOut.stderr).toMatch(/^gleaner: demo: the items are in .* give --out FILE\[:FORMAT\]/);
-    const bom = await gleaner(['export', 'demo', '--out', file('x.jsonl'), '--bom'], env, dir);
     expect(bom.status).toBe(2);
     expect(bom.stderr).toBe('gleaner: --bom applies to CSV outputs, and no --out names a .csv file\n');
-    const cols = await gleaner(['export', 'demo', '--out', file('x.csv'), '--csv-columns', 'url,,title'], env, dir);
     expect(cols.status).toBe(2);
     expect(cols.stderr).toMatch(/--csv-columns takes column names separated by commas/);
-  });
+  }, 120_000);
 });
