@@ -336,13 +336,14 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const stopTimers = startTimers(opts, progress, frontier, out, () => pageMemory.flush(), log);
   if (opts.handleSignals) stop.listen();
   try {
+    // The chain's workers are up (or the crawl fails here, before any request).
+    await chain.ready(log, out.store);
     if (spider.sitemaps) {
       // Their URLs join the start URLs (through the follow filter).
       const found = await sitemapCandidates(fx, robots, spider.sitemaps);
       stats.sitemapUrls = (await frontier.add(admission.admit(found.candidates))).length;
       log.info(`sitemaps: ${found.sitemaps} read, ${found.listed} URLs listed, ${stats.sitemapUrls} new queued`);
     }
-    await chain.ready(log, out.store);
     await crawler.run();
     // After an abort Crawlee resolves at once and leaves running handlers alone: let them see the
     // abort (fetches and pauses end at once) before the sinks and the journal close.
@@ -362,7 +363,23 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   }
   const queued = frontier.stats().pending;
   const byBudget = !stop.interrupted && !!stop.stoppedBy?.startsWith('maxPages');
-  const summary = stats.summary({ queued, pipeline: out.pipeline, stoppedBy: stop.stoppedBy, byBudget, startUrls: new Set(seeds.map((r) => r.url)).size, feeds: feeds.map((f) => f.path), recrawlPass: state.recrawling ? pageMemory.pass : undefined, sessions: fetcher.sessions?.stats, linksDroppedByQueueLimit: frontier instanceof JournalFrontier ? frontier.droppedByQueueLimit : 0, resumed: state.resumed, finished: isFinished(), datasetDir: paths.datasetDir }, budget);
+  const summary = stats.summary(
+    {
+      queued,
+      pipeline: out.pipeline,
+      stoppedBy: stop.stoppedBy,
+      byBudget,
+      startUrls: new Set(seeds.map((r) => r.url)).size,
+      feeds: feeds.map((f) => f.path),
+      recrawlPass: state.recrawling ? pageMemory.pass : undefined,
+      sessions: fetcher.sessions?.stats,
+      linksDroppedByQueueLimit: frontier instanceof JournalFrontier ? frontier.droppedByQueueLimit : 0,
+      resumed: state.resumed,
+      finished: isFinished(),
+      datasetDir: paths.datasetDir,
+    },
+    budget,
+  );
   stats.writeFile(path.join(paths.stateDir, `${spider.name}.stats.json`), summary);
   return summary;
 }

@@ -51,10 +51,9 @@ async function countingDemo() {
   };
 }
 
-/** An item without the fields that differ between two crawls of the same pages. `status`: withGleaner's
- * items carry it, the CLI's once the crawl passes it (test/e2e/error-pages.test.ts, it.fails). */
+/** An item without the fields that differ between two crawls of the same pages. */
 const comparable = (i: Item) => {
-  const { fetchedAt: _fetchedAt, status: _status, ...rest } = i;
+  const { fetchedAt: _fetchedAt, ...rest } = i;
   return rest;
 };
 const byUrl = (items: Item[]) => new Map(items.map((i) => [i.url, comparable(i)]));

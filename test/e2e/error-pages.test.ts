@@ -146,9 +146,8 @@ describe('gleaner crawl: the same site, the same rule', () => {
     expect(stdout).toMatch(/http 503 1\b/);
   });
 
-  // The item side is done (RequestInfo.status → finishItem); the crawl passes the response's
-  // status into RequestInfo (src/crawler/run/page-handler.ts). Flip to `it` once it does.
-  it.fails('its items carry their HTTP status, as withGleaner’s do', () => {
+  // the crawl passes the response's status into RequestInfo (page-handler.ts), finishItem onto the item
+  it('its items carry their HTTP status, as withGleaner’s do', () => {
     expect(items.map((i) => i.status)).toEqual(items.map(() => 200));
   });
 });

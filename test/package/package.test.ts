@@ -389,11 +389,9 @@ describe('spider files in every form, under the built CLI, the chain in worker t
     expect(site.requests.length - before).toBe(0);
   }, 120_000);
 
-  // With --threads 0 the side pool (pages > 128 KB) starts at its first big page: a spider it cannot
-  // load loses that page as a fetch failure ("network EUNKNOWN") and the crawl exits 0. Issue 25
-  // item 1: "a chain worker that cannot start fails the crawl at start, before any request" — the
-  // crawl's side (src/crawler/pool) is to start or check the side worker up front. Flip to `it`.
-  it.fails('… also with --threads 0 (its side worker for pages over 128 KB)', async () => {
+  // With --threads 0 the side pool (pages > 128 KB) imports the spider in a worker too: it starts with
+  // the crawl, so a spider it cannot load fails the crawl before any request (issue 25 item 1).
+  it('… also with --threads 0 (its side worker for pages over 128 KB)', async () => {
     const before = site.requests.length;
     const r = await runAsync(process.execPath, [bin(), 'crawl', 'forms/no-worker.mjs', '--threads', '0'], { SITE_URL: site.url, CRAWLEE_STORAGE_DIR: path.join(tmp, 'no-worker-0') });
     expect(r.status).not.toBe(0);

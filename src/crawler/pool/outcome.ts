@@ -42,6 +42,7 @@ export interface PageEnv {
 export const PARSE_STAGE = 'parse';
 
 /** An `other` item for a page that gave none, with the reason (ARCHITECTURE §5: no crash). */
-export function errorItem(task: Pick<PageTask, 'url' | 'fetchedAt'>, spider: string, error: string): Item {
-  return { url: task.url, kind: 'other', spider, fetchedAt: new Date(task.fetchedAt).toISOString(), error };
+export function errorItem(task: Pick<PageTask, 'url' | 'fetchedAt'> & { request?: { status?: number } }, spider: string, error: string): Item {
+  const status = task.request?.status;
+  return { url: task.url, kind: 'other', spider, fetchedAt: new Date(task.fetchedAt).toISOString(), ...(status !== undefined ? { status } : {}), error };
 }

@@ -50,7 +50,12 @@ export class ChainRunner {
     const poolStart = threads > 0 && !extraObjects ? (o.chainPool ?? ChainPool.create({ ...poolOptions(spider, o), threads })) : undefined;
     for (const p of new Set([poolStart, o.chainPool])) if (p) pools.push(p);
     const runner = new ChainRunner(spider, o, pools, poolStart, extraObjects);
-    if (!poolStart) runner.inlineChain = await (await import('../pool/inline-chain.js')).openInlineChain(spider, { stateDir: o.stateDir, store: o.store, log: o.log, links: o.links });
+    if (!poolStart) {
+      runner.inlineChain = await (await import('../pool/inline-chain.js')).openInlineChain(spider, { stateDir: o.stateDir, store: o.store, log: o.log, links: o.links });
+      // The side pool for large pages imports the spider file in a worker: started now, so a spider
+      // that cannot load there fails the crawl before any request, not at its first large page.
+      if (o.spiderModule && !extraObjects) runner.startSidePool();
+    }
     return runner;
   }
 
@@ -59,8 +64,14 @@ export class ChainRunner {
     return !!this.inlineChain;
   }
 
+  private startSidePool(): Promise<ChainPool> {
+    if (!this.sidePool) this.pools.push((this.sidePool = ChainPool.create({ ...poolOptions(this.spider, this.o), threads: 1, sharedStore: true })));
+    return this.sidePool;
+  }
+
   /** The workers have loaded the chain; their log and site store are the crawl's. */
   async ready(log: Logger, store: SiteStore): Promise<void> {
+    if (this.sidePool) await this.sidePool;
     this.pool = await this.poolStart;
     this.pool?.useLog(log);
     this.pool?.useStore(store);
@@ -69,10 +80,7 @@ export class ChainRunner {
   async run(task: PageTask): Promise<PageOutcome> {
     if (this.pool) return this.pool.run(task, this.spider.name);
     const size = typeof task.body === 'string' ? task.body.length : task.body.byteLength;
-    if (size > this.o.inlineMaxBytes && !this.extraObjects) {
-      if (!this.sidePool) this.pools.push((this.sidePool = ChainPool.create({ ...poolOptions(this.spider, this.o), threads: 1, sharedStore: true })));
-      return (await this.sidePool).run(task, this.spider.name);
-    }
+    if (size > this.o.inlineMaxBytes && !this.extraObjects) return (await this.startSidePool()).run(task, this.spider.name);
     return this.inlineChain!.run(task);
   }
 

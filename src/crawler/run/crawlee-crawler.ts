@@ -139,7 +139,7 @@ export async function buildCrawler(p: CrawlerParts): Promise<Crawler> {
         await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
         const html = await page.content();
         if (html.length > p.maxBytes) throw new FinalFetchError(new TooLargeError(request.url, p.maxBytes, true));
-        await p.pages.handle(request, { url: page.url(), body: html, contentType: 'text/html; charset=utf-8' });
+        await p.pages.handle(request, { url: page.url(), body: html, contentType: 'text/html; charset=utf-8', status });
         p.settle();
       },
     },

@@ -27,6 +27,8 @@ export interface FetchedPage {
   body: Uint8Array | string;
   contentType?: string;
   headers?: IncomingHttpHeaders;
+  /** The final response's HTTP status (the item's `status`). */
+  status?: number;
 }
 
 /** The runner of the chain (`ChainRunner`), as the handler uses it. */
@@ -113,7 +115,7 @@ export class PageHandler {
       }
       if (stop.stopping) throw new AbortedError(request.url);
       stats.bytesDownloaded += res.body.length;
-      await this.handle(request, { url: res.url, body: res.body, contentType: res.contentType, headers: res.headers });
+      await this.handle(request, { url: res.url, body: res.body, contentType: res.contentType, headers: res.headers, status: res.status });
       this.d.settle();
     } finally {
       this.active--;
@@ -127,7 +129,7 @@ export class PageHandler {
     if (stop.stopping) throw new AbortedError(res.url);
     const lateHint = this.d.links.takeHint(from.url);
     const labelHint = from.labelHint ?? lateHint;
-    const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer };
+    const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer, status: res.status };
     const task: PageTask = { url: res.url, body: res.body, contentType: res.contentType, fetchedAt: Date.now(), request: info, siteKey: this.d.siteKey(res.url) };
     if (chain.inline) {
       // On this thread parsing a big page is one long synchronous step: let a pending signal in
