@@ -24,6 +24,7 @@ import { errorItem, PARSE_STAGE, type PageOutcome, type PageTask } from './outco
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
 import { SITE_DATA_KEY, TemplateHost, templateSettings } from '../../chain/site-template.js';
 import { SiteStateHub } from './site-state.js';
+import { SpiderConfigError } from '../../spider/config.js';
 
 export { errorItem, PARSE_STAGE, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
 export { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
@@ -129,8 +130,11 @@ export class ChainPool {
     this.state = new SiteStateHub(new Set([SITE_DATA_KEY]), o.sharedStore ?? false);
     if (o.store) this.useStore(o.store);
     pool.on('message', (m: WorkerMessage) => this.onMessage(m));
-    // A worker that fails outside a task (its module cannot load) is reported once, by name.
-    pool.on('error', (e: Error) => this.log.error(`chain worker failed: ${e.message}`));
+    // A worker that fails outside a task once the chain is up is reported by name (at start-up the
+    // failure is what `create` throws).
+    pool.on('error', (e: Error) => {
+      if (this.names.length) this.log.error(`chain worker failed: ${e.message}`);
+    });
     this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
     this.watchdog.unref();
   }
@@ -166,7 +170,17 @@ export class ChainPool {
       workerData: init,
     });
     const cp = new ChainPool(pool, o, threads, table);
-    await cp.ready();
+    try {
+      await cp.ready();
+    } catch (e) {
+      // No worker could build the chain: stop piscina starting new ones and say why, once.
+      clearInterval(cp.watchdog);
+      await pool.destroy().catch(() => {});
+      const why = (e as Error).message;
+      throw o.spiderModule
+        ? new SpiderConfigError(`${path.relative(process.cwd(), o.spiderModule) || o.spiderModule}: cannot load in the chain's worker threads: ${why}`)
+        : new Error(`the chain's worker threads could not start: ${why}`);
+    }
     return cp;
   }
 
