@@ -20,13 +20,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Piscina as PiscinaPool } from 'piscina';
 import type { Logger, SiteStore } from '../../core/middleware.js';
 import { BudgetTable, SlotState, DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
-import { errorItem, PARSE_STAGE, type PageOutcome, type PageTask } from './outcome.js';
+import { errorItem, PARSE_STAGE, PoolClosedError, type PageOutcome, type PageTask } from './outcome.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
 import { SITE_DATA_KEY, TemplateHost, templateSettings } from '../../chain/site-template.js';
 import { SiteStateHub } from './site-state.js';
 import { SpiderConfigError } from '../../spider/config.js';
 
-export { errorItem, PARSE_STAGE, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
+export { errorItem, PARSE_STAGE, PoolClosedError, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
 export { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
 
 /** Slots for pages in flight (queued in the pool or running): far above any crawl concurrency. */
@@ -59,14 +59,6 @@ export interface ChainPoolOptions extends Omit<WorkerInit, 'debug' | 'budget' | 
    * for its large pages): the workers get every site key afresh, not only the ones they changed. */
   sharedStore?: boolean;
   log: Logger;
-}
-
-/** The pool was closed while the page was in it (a stopped crawl): the page was not processed. */
-export class PoolClosedError extends Error {
-  constructor(url: string) {
-    super(`${url}: not processed (the chain pool was closed)`);
-    this.name = 'PoolClosedError';
-  }
 }
 
 interface InFlight {

@@ -46,3 +46,11 @@ export function errorItem(task: Pick<PageTask, 'url' | 'fetchedAt'> & { request?
   const status = task.request?.status;
   return { url: task.url, kind: 'other', spider, fetchedAt: new Date(task.fetchedAt).toISOString(), ...(status !== undefined ? { status } : {}), error };
 }
+
+/** The pool was closed while the page was in it (a stopped crawl): the page was not processed. */
+export class PoolClosedError extends Error {
+  constructor(url: string) {
+    super(`${url}: not processed (the chain pool was closed)`);
+    this.name = 'PoolClosedError';
+  }
+}
