@@ -5,7 +5,7 @@
 // TypeScript sources under tsx in every chain thread), and an edited source is never run stale.
 // `node bin/dev.mjs --build` only brings dist/ up to date (the test suite's global setup).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,14 +23,72 @@ function newest(p) {
   return m;
 }
 
-/** Build dist/ unless it is newer than every source; throws with the build's output if it fails. */
-export function ensureBuilt() {
+const LOCK = path.join(root, '.build-lock');
+/** How long a build may hold the lock before another process takes it over (a build takes ~5 s). */
+const LOCK_STALE_MS = 5 * 60_000;
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+};
+
+/** One build at a time in this checkout: `npm run crawl` twice, or the test suite beside a crawl,
+ * after an edit. A lock left by a killed build (its process gone, or older than LOCK_STALE_MS) is
+ * taken over. */
+function withBuildLock(fn) {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let owner = NaN;
+      let age = 0;
+      try {
+        owner = Number(readFileSync(path.join(LOCK, 'pid'), 'utf8'));
+        age = Date.now() - statSync(LOCK).mtimeMs;
+      } catch {
+        // the owner is between mkdir and writing its pid, or has just released the lock
+      }
+      if ((Number.isInteger(owner) && owner > 0 && !alive(owner)) || age > LOCK_STALE_MS) rmSync(LOCK, { recursive: true, force: true });
+      else sleep(100);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** dist/ is newer than every source (and, for `clean`, was built into an empty dist/: the stamp says). */
+const current = (clean) => {
   const sources = Math.max(...INPUTS.map((p) => newest(path.join(root, p))));
-  if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= sources) return false;
-  const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
-  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
-  return true;
+  return existsSync(STAMP) && statSync(STAMP).mtimeMs >= sources && (!clean || readFileSync(STAMP, 'utf8').includes('clean'));
+};
+
+/**
+ * Build dist/ unless it is newer than every source; throws with the build's output if it fails.
+ * By default the build does not empty dist/ first: a crawl already running from dist/ still finds
+ * the chunks it imports later (their names carry a hash of their content; only the entry files
+ * are rewritten in place). `clean` (the test suite: it packs dist/ and counts its files) empties it
+ * as `npm run build` does.
+ */
+export function ensureBuilt({ clean = false } = {}) {
+  if (current(clean)) return false;
+  return withBuildLock(() => {
+    if (current(clean)) return false; // built by the process that held the lock
+    const r = spawnSync('npm', ['run', '--silent', clean ? 'build' : 'build:dev'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+    writeFileSync(STAMP, `${new Date().toISOString()} ${clean ? 'clean' : 'dev'}\n`);
+    return true;
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

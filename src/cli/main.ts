@@ -166,6 +166,12 @@ program
 const INFO_CODES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 async function main() {
+  // A reader that stops early (`gleaner extract … | head`) closes the pipe: the output is no longer
+  // wanted, which is not an error (as for `cat` and `grep`); the process ends quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
