@@ -38,7 +38,8 @@ export function clock(secs: number): string {
 export function progressLine(p: CrawlProgress): string {
   const of = p.maxPages !== undefined ? `/${p.maxPages}` : '';
   const eta = p.etaSecs !== undefined ? ` · ETA ${clock(p.etaSecs)}` : '';
-  return `${clock(p.elapsedSecs)} elapsed · ${p.pages}${of} pages (${p.pagesPerSec.toFixed(1)}/s) · ${p.queued} queued · ${p.items} items · ${p.failed} errors${eta}`;
+  const mem = p.rssMb !== undefined ? ` · ${p.rssMb} MB` : '';
+  return `${clock(p.elapsedSecs)} elapsed · ${p.pages}${of} pages (${p.pagesPerSec.toFixed(1)}/s) · ${p.queued} queued · ${p.items} items · ${p.failed} errors${mem}${eta}`;
 }
 
 const fmt = (o: Record<string, number>) =>
@@ -63,6 +64,7 @@ export function summaryText(s: CrawlSummary): string {
     `  items:    ${s.items} stored (${fmt(s.itemsByKind)})${s.duplicates ? `, ${s.duplicates} duplicates skipped` : ''}`,
     `  failures: ${s.failed} — by middleware: ${fmt(s.failuresByMiddleware)}; fetch: ${fmtFailures(s)}${s.retries ? ` (${s.retries} retries)` : ''}`,
   ];
+  if (s.peakRssMb) lines.push(`  memory:   peak ${s.peakRssMb} MB resident (the process, every thread)`);
   if (s.directoryTwins) lines.push(`  one URL per page: ${s.directoryTwins} links to a directory-index twin (…/ and …/index.html) not queued`);
   if (Object.keys(s.dropped).length) lines.push(`  dropped by middleware: ${fmt(s.dropped)}`);
   if (Object.keys(s.timeouts ?? {}).length) lines.push(`  over the page budget (stored as "other" items): ${fmt(s.timeouts)}`);

@@ -61,7 +61,7 @@ describe('logs, stats and signals', () => {
 
       expect(stdout).toMatch(/slow: stopped \(SIGTERM\)/);
       // Crawlee's logger: level, timestamp, spider prefix.
-      expect(stderr).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S*INFO\S*\s+\S*slow:\S* .*elapsed · \d+\/200 pages \([\d.]+\/s\) · \d+ queued · \d+ items · \d+ errors · ETA \d+:\d\d/m);
+      expect(stderr).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S*INFO\S*\s+\S*slow:\S* .*elapsed · \d+\/200 pages \([\d.]+\/s\) · \d+ queued · \d+ items · \d+ errors · \d+ MB · ETA \d+:\d\d/m);
       expect(stderr).toMatch(/DEBUG.*page type detail \(.*\) · http/);
       expect(stderr).toMatch(/DEBUG.*article: content block of \d+ chars in \d+ paragraphs/);
       expect(stderr).toMatch(/DEBUG.*list: \d+ entries/);

@@ -12,11 +12,8 @@
  * longer than the budget is aborted, piscina terminates that worker and starts a new one, and the
  * page becomes an `other` item with error `timeout in <middleware>`. The crawl goes on.
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Piscina as PiscinaPool } from 'piscina';
 import type { Logger, SiteStore } from '../../core/middleware.js';
 import { BudgetTable, SlotState, DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
@@ -24,27 +21,12 @@ import { errorItem, PARSE_STAGE, PoolClosedError, type PageOutcome, type PageTas
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
 import { SITE_DATA_KEY, TemplateHost, templateSettings } from '../../chain/site-template.js';
 import { SiteStateHub } from './site-state.js';
+import { MAX_IN_FLIGHT, LARGE_PAGE_BYTES, CLOSE_WAIT_MS, WORKER_YOUNG_GENERATION_MB, defaultThreads, workerEntry } from './settings.js';
 import { SpiderConfigError } from '../../spider/config.js';
 
 export { errorItem, PARSE_STAGE, PoolClosedError, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
 export { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
-
-/** Slots for pages in flight (queued in the pool or running): far above any crawl concurrency. */
-export const MAX_IN_FLIGHT = 4096;
-/**
- * Pages above this size run one at a time across the pool. Parsing takes many times a page's
- * size in heap; with two workers each parsing a 10 MB page at once the fault suite's crawl peaked
- * at 408 MB RSS (issue 14 target: ≤ 400 MB; one thread at a time stays under it). Pages of the
- * realistic bench site are 30–60 KB, far below.
- */
-export const LARGE_PAGE_BYTES = 1024 * 1024;
-/** How long `close` waits for the workers to close their chains (`Middleware.close`). */
-export const CLOSE_WAIT_MS = 2_000;
-
-/** Worker threads for a machine: one per core (the crawl thread's own work is light). */
-export function defaultThreads(): number {
-  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-}
+export { MAX_IN_FLIGHT, LARGE_PAGE_BYTES, CLOSE_WAIT_MS, WORKER_YOUNG_GENERATION_MB, defaultThreads } from './settings.js';
 
 /** What the workers build their chain from (`WorkerInit`, less what the pool adds itself), and the pool's own settings. */
 export interface ChainPoolOptions extends Omit<WorkerInit, 'debug' | 'budget' | 'epoch'> {
@@ -67,17 +49,6 @@ interface InFlight {
   timedOut?: string;
   /** When the watchdog first saw the page running in a worker (ms, Date.now()). */
   startedAt?: number;
-}
-
-/** The worker module: from the TypeScript sources, a bootstrap that registers tsx in the thread
- * first (worker-boot.mjs); in the bundled package `pool-worker.js` beside this chunk (an entry of
- * rolldown.config.mjs); in plain compiled output `worker.js` beside this file. */
-function workerEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  const dir = path.dirname(here);
-  if (path.extname(here) === '.ts') return pathToFileURL(path.join(dir, 'worker-boot.mjs')).href;
-  const bundled = path.join(dir, 'pool-worker.js');
-  return pathToFileURL(existsSync(bundled) ? bundled : path.join(dir, 'worker.js')).href;
 }
 
 export class ChainPool {
@@ -160,6 +131,7 @@ export class ChainPool {
       atomics: 'disabled',
       idleTimeout: Number.MAX_SAFE_INTEGER,
       workerData: init,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     const cp = new ChainPool(pool, o, threads, table);
     try {

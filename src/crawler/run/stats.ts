@@ -21,6 +21,9 @@ export interface CrawlProgress {
   maxPages?: number;
   /** Seconds left at the current rate until the page budget is spent (when there is one). */
   etaSecs?: number;
+  /** Resident memory of the crawl process (every thread), MB, now and at its peak so far. */
+  rssMb?: number;
+  peakRssMb?: number;
 }
 
 export interface CrawlSummary extends CrawlProgress {
@@ -170,6 +173,8 @@ export class CrawlStats {
       elapsedSecs,
       maxPages: budget.maxPages,
       etaSecs: left === undefined || pagesPerSec <= 0 ? undefined : left / pagesPerSec,
+      rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   }
 

@@ -19,7 +19,10 @@ describe('CrawlStats: progress', () => {
     stats.pages = 20;
     stats.failed = 2;
     const p = stats.progress(15, 18, { maxPages: 100, previousPages: 30 }, stats.started + 10_000);
-    expect(p).toEqual({ spider: 'news', pages: 20, queued: 15, failed: 2, items: 18, pagesPerSec: 2, elapsedSecs: 10, maxPages: 100, etaSecs: 25 });
+    expect(p).toEqual({ spider: 'news', pages: 20, queued: 15, failed: 2, items: 18, pagesPerSec: 2, elapsedSecs: 10, maxPages: 100, etaSecs: 25, rssMb: expect.any(Number), peakRssMb: expect.any(Number) });
+    // the process's memory: resident now, and its peak (never below it)
+    expect(p.rssMb).toBeGreaterThan(0);
+    expect(p.peakRssMb).toBeGreaterThanOrEqual(p.rssMb! - 1);
   });
 
   it('no ETA without a budget, nor before the first page; 0 s left once the budget is spent', () => {
@@ -68,6 +71,8 @@ describe('CrawlStats: summary', () => {
       items: 5,
       pagesPerSec: 2,
       elapsedSecs: 3,
+      rssMb: expect.any(Number),
+      peakRssMb: expect.any(Number),
       maxPages: 6,
       etaSecs: 0,
       itemsByKind: { article: 4, list: 1 },
