@@ -3,7 +3,8 @@
  * (`storage/datasets/<spider>/`), feeds (JSON Lines, JSON, CSV: `--out`, a spider's `feeds`;
  * src/storage/feed-sink.ts), or a callback.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { link, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 // Crawlee's core and storage, not the `crawlee` package (which loads every crawler at start-up).
 import { Configuration, Dataset } from '@crawlee/core';
@@ -138,24 +139,30 @@ export class DatasetFileSink implements ItemSink {
     return this.count;
   }
 
+  /**
+   * One file per item, linked into place from a temporary file: a reader never sees half an item,
+   * and a number another process took is skipped, never written over. The three file operations
+   * run on libuv's threads (fs/promises): the crawl thread only waits for them, its event loop
+   * free for the fetches and the workers' messages (written synchronously they took ~10 % of the
+   * crawl thread in a profile of the realistic crawl).
+   */
   async write(item: Item): Promise<void> {
-    const n = ++this.count;
+    // numbered in the order the items came (the count moves on at once), written in parallel
+    let n = ++this.count;
     const tmp = path.join(this.dir, `.${n}.${process.pid}.json.tmp`);
-    writeFileSync(tmp, JSON.stringify(item, null, '\t'));
-    // Linked into place, never over an entry: a number another process took is skipped, not reused.
-    for (;;) {
-      try {
-        linkSync(tmp, path.join(this.dir, String(this.count).padStart(9, '0') + '.json'));
-        break;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-          rmSync(tmp, { force: true });
-          throw e;
+    await writeFile(tmp, JSON.stringify(item, null, '\t'));
+    try {
+      for (;; n = ++this.count) {
+        try {
+          await link(tmp, path.join(this.dir, String(n).padStart(9, '0') + '.json'));
+          break;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         }
-        this.count++;
       }
+    } finally {
+      await rm(tmp, { force: true });
     }
-    rmSync(tmp, { force: true });
     this.dirtyMeta = true;
   }
 
