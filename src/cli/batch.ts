@@ -48,6 +48,9 @@ export interface BatchRunOptions {
   fetchedAt?: Date | undefined;
   /** Threads to use, the main one included (default: the idle cores, see defaultJobs). */
   jobs?: number | undefined;
+  /** Each item as soon as it is done, with its page's index (items are not held until the end:
+   * a batch stopped half-way has written what it did). */
+  onItem?: ((page: number, item: Item) => void) | undefined;
 }
 
 /** What a worker gets: the pages (bytes in `bytes` at `offsets[i]..offsets[i + 1]`), the groups in
@@ -62,9 +65,10 @@ export interface BatchShared {
   options: Omit<BatchRunOptions, 'jobs' | 'fetchedAt'> & { fetchedAt?: number | undefined };
 }
 
-export interface GroupResult {
-  group: number;
-  items: Item[];
+/** One page's item, from the thread that extracted it. */
+export interface PageResult {
+  page: number;
+  item: Item;
 }
 
 const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'batch-worker.js');
@@ -81,8 +85,9 @@ function groupBySite(pages: BatchPage[]): number[][] {
   return [...groups.values()];
 }
 
-/** Claim groups from the shared counter until none is left; extract each with one Extractor. */
-export async function runGroups(shared: BatchShared, onGroup: (r: GroupResult) => void): Promise<void> {
+/** Claim groups from the shared counter until none is left; extract each with one Extractor,
+ * handing on each page's item as it is done. */
+export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => void): Promise<void> {
   const counter = new Int32Array(shared.counter);
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
   const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone });
@@ -93,7 +98,7 @@ export async function runGroups(shared: BatchShared, onGroup: (r: GroupResult) =
       const idx = shared.groups[g]!;
       // A copy of each page's bytes: TextDecoder refuses views of shared memory.
       const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!)), site: shared.sites[i], fetchedAt }));
-      onGroup({ group: g, items: await extractor.extractBatch(inputs, { stream: shared.options.stream }) });
+      await extractor.extractBatch(inputs, { stream: shared.options.stream, onItem: (item, k) => onPage({ page: idx[k]!, item }) });
     }
   } finally {
     await extractor.close();
@@ -125,14 +130,17 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
   };
 
   const out: Item[] = new Array(pages.length);
-  const take = ({ group, items }: GroupResult) => groups[group]!.forEach((i, k) => (out[i] = items[k]!));
+  const take = ({ page, item }: PageResult) => {
+    out[page] = item;
+    o.onItem?.(page, item);
+  };
   const workers: Promise<void>[] = [];
   if (useWorkers) {
     for (let w = 1; w < jobs; w++) {
       workers.push(
         new Promise<void>((resolve, reject) => {
           const worker = new Worker(workerFile, { workerData: shared });
-          worker.on('message', (m: GroupResult | { done: true }) => ('done' in m ? resolve() : take(m)));
+          worker.on('message', (m: PageResult | { done: true }) => ('done' in m ? resolve() : take(m)));
           worker.on('error', reject);
           worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`batch worker exited with code ${code}`))));
         }),
