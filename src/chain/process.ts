@@ -7,6 +7,7 @@ import { langTag, MAX_ELEMENTS } from '../core/page.js';
 import { elementsNotBuilt } from '../core/html-parser.js';
 import { decideLabel, type Logger, type Middleware, type PageContext, type RequestInfo, type SiteStore } from '../core/middleware.js';
 import { runChain } from './chain.js';
+import { capFields } from './item-caps.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
 import { timezoneForLang } from '../core/dates.js';
@@ -58,7 +59,7 @@ function truncation(page: Page): string | undefined {
 
 /** Fill the fields every item has and drop the unknown ones. */
 export function finishItem(ctx: PageContext, spider?: string): Item {
-  const item = ctx.item;
+  const item = capFields(ctx.item);
   const cut = truncation(ctx.page);
   if (cut) item.error = item.error ? `${item.error}; ${cut}` : cut;
   const kind = item.kind ?? (ctx.label && item.content === undefined && !item.items && !item.posts ? 'other' : ctx.label ? KIND_OF_LABEL[ctx.label as PageLabel] : 'other');
