@@ -5,7 +5,8 @@
  * a file that is missing, a directory, a FIFO or device, too large, a damaged gzip — becomes an
  * error record `{id, url?, kind: 'other', error}` with the manifest's line named in `error`, and
  * the batch goes on. Each record is handed on (`onItem`) as soon as its page is done: in manifest
- * order with `stream`, else in the order pages finish (read failures first). A UTF-8 BOM at the
+ * order with `stream`, else in the order pages finish (read failures first). A page that runs
+ * past the page budget is an `other` item with the error, and a failure too. A UTF-8 BOM at the
  * start of the manifest is skipped.
  */
 import path from 'node:path';
@@ -91,6 +92,8 @@ export interface BatchOptions {
   maxBytes?: number;
   /** Threads (default: the idle cores, see src/cli/batch.ts). */
   jobs?: number;
+  /** Per-page budget, seconds (default: the crawl's, 10 s; see src/cli/batch.ts). */
+  pageBudgetSecs?: number;
   /** Each record as soon as it is done (see the file's comment for the order), with its id. */
   onItem?: (record: BatchRecord) => void | Promise<void>;
   /** Each failed line, when it is found (before the pages are extracted). */
@@ -159,6 +162,13 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
     timezone: o.timezone,
     fetchedAt: o.fetchedAt,
     jobs: o.jobs,
+    pageBudgetSecs: o.pageBudgetSecs,
+    onTimeout: (k, message) => {
+      const e = entries[inputIndex[k]!]!;
+      const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${message} (manifest id ${e.id})` };
+      failures.push(f);
+      o.onFailure?.(f);
+    },
     onItem: (k, item) => {
       const i = inputIndex[k]!;
       items[i] = item;

@@ -37,6 +37,8 @@ export interface ExtractCliOptions {
   fetchedAt?: Date;
   /** Threads for --batch (default: the idle cores, see src/cli/batch.ts). */
   jobs?: number;
+  /** Per-page budget of --batch, seconds (default: the crawl's, 10 s). */
+  pageBudget?: number;
   bom?: boolean;
   csvRows?: string;
 }
@@ -64,6 +66,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
         maxBytes,
         fetchedAt: o.fetchedAt,
         jobs: o.jobs,
+        pageBudgetSecs: o.pageBudget,
         onFailure: (f) => process.stderr.write(`gleaner: ${f.message}\n`),
         onItem: async (record) => {
           for (const s of sinks) await s.write(record);

@@ -140,7 +140,7 @@ describe('gleaner extract --batch loses nothing', () => {
     const m = path.join(dir, 'slow.jsonl');
     const out = path.join(dir, 'slow-out.jsonl');
     writeFileSync(m, [{ id: 'a', path: 'a.html', url: 'https://x.example.org/a' }, { id: 'slow', path: 'slow.html', url: 'https://x.example.org/slow' }].map((e) => JSON.stringify(e)).join('\n'));
-    const child = spawn(process.execPath, gleanerArgs('extract', '--batch', m, '--out', out, '--stream', '--jobs', '1'), { stdio: 'ignore' });
+    const child = spawn(process.execPath, gleanerArgs('extract', '--batch', m, '--out', out, '--stream', '--jobs', '1', '--page-budget', '600'), { stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     let running = true;
     void exited.then(() => (running = false));
@@ -155,5 +155,22 @@ describe('gleaner extract --batch loses nothing', () => {
     expect(await exited).toBe(0);
     expect(seenWhileRunning).toBe(true);
     expect(lines(out).map((x) => x.id)).toEqual(['a', 'slow']);
+  }, 120_000);
+
+  it('a page past the page budget is an error record named on stderr; its thread is replaced and the rest of the batch done', () => {
+    // 30,000 rows: seconds of work, far past the budget of 1 s; the small pages take ~10 ms
+    writeFileSync(path.join(dir, 'slow2.html'), `<html><body><table>${'<tr><td>1</td><td><a href="/t/1">Thread</a></td></tr>'.repeat(30_000)}</table></body></html>`);
+    const m = path.join(dir, 'budget.jsonl');
+    const out = path.join(dir, 'budget-out.jsonl');
+    const site = (id: string, file: string, host = 'x') => ({ id, path: file, url: `https://${host}.example.org/${id}` });
+    writeFileSync(m, [site('a', 'a.html'), site('slow', 'slow2.html'), site('b', 'b.html'), site('c', 'a.html', 'y')].map((e) => JSON.stringify(e)).join('\n'));
+    const r = run('--batch', m, '--out', out, '--page-budget', '1');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/budget\.jsonl:2: timeout: the page budget of 1 s ran out .*manifest id slow/);
+    const byId = new Map(lines(out).map((x) => [x.id, x]));
+    expect([...byId.keys()].sort()).toEqual(['a', 'b', 'c', 'slow']);
+    expect(byId.get('slow')).toMatchObject({ kind: 'other', error: expect.stringMatching(/page budget/) });
+    expect(byId.get('b')?.title).toBe('Page B');
+    expect(byId.get('c')?.title).toBe('Page A');
   }, 120_000);
 });
