@@ -137,6 +137,7 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
 
 /** Extract every page; items in input order, the same as one Extractor's extractBatch gives. */
 export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}): Promise<Item[]> {
+  if (!pages.length) return [];
   const groups = groupBySite(pages);
   // Largest groups first, so the last group claimed is a small one (threads finish together).
   const size = (g: number[]) => g.reduce((s, i) => s + pages[i]!.body.length, 0);
