@@ -143,19 +143,20 @@ function shortArticle(page: Page, tree: Tree, title: string | undefined): Conten
   if (len < SHORT_CONTAINER_SHARE * total || links > SHORT_LINK_SHARE * len) return undefined;
   const paragraphs = inner.filter((s) => s.text !== title);
   if (!paragraphs.some((s) => SENTENCE.test(s.text))) return undefined;
-  const images: string[] = [];
+  // a Set, not images.includes: a page of n images cost n² (issue 24)
+  const images = new Set<string>();
   for (let i = from + 1; i <= to; i++) {
     const n = page.nodes[i]!;
     if (n instanceof Element && n.name === 'img') {
       const u = imageUrl(page, n);
-      if (u && !images.includes(u)) images.push(u);
+      if (u) images.add(u);
     }
   }
   const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return {
     content: paragraphs.map((s) => s.text).join('\n'),
-    contentHtml: paragraphs.map((s) => `<p>${esc(s.text)}</p>`).join('') + images.map((u) => `<img src="${esc(u).replace(/"/g, '&quot;')}">`).join(''),
-    images,
+    contentHtml: paragraphs.map((s) => `<p>${esc(s.text)}</p>`).join('') + [...images].map((u) => `<img src="${esc(u).replace(/"/g, '&quot;')}">`).join(''),
+    images: [...images],
     root: container,
     paragraphs,
     tree,

@@ -72,14 +72,23 @@ function ruleOf(tree: Tree, el: number): string | undefined {
   return undefined;
 }
 
-/** Like siblings (same tag and class attribute) of an element, itself included. */
-function likeCount(el: Element): number {
-  const parent = el.parent;
-  if (!parent) return 1;
-  let n = 0;
-  const cls = el.attribs.class ?? '';
-  for (const c of parent.children) if (c instanceof Element && c.name === el.name && (c.attribs.class ?? '') === cls) n++;
-  return n;
+/** Like siblings (same tag and class attribute) of an element, itself included. The counts of a
+ * parent's children are made once per parent and shared by every line under it (issue 24: the
+ * children were rescanned per line, 84% of the time on a page of 40,000 sibling paragraphs). */
+function likeCounter(): (el: Element) => number {
+  const perParent = new Map<object, Map<string, number>>();
+  const keyOf = (c: Element) => `${c.name}\u0000${c.attribs.class ?? ''}`;
+  return (el) => {
+    const parent = el.parent;
+    if (!parent) return 1;
+    let counts = perParent.get(parent);
+    if (!counts) {
+      counts = new Map();
+      for (const c of parent.children) if (c instanceof Element) counts.set(keyOf(c), (counts.get(keyOf(c)) ?? 0) + 1);
+      perParent.set(parent, counts);
+    }
+    return counts.get(keyOf(el)) ?? 1;
+  };
 }
 
 /** Lines to the nearest paragraph, bucketed. */
@@ -132,6 +141,16 @@ function shortFeatures(s: SegInfo, removed: boolean): string[] {
  * the article body (the density pass's root), when one was found.
  */
 export function lineFeatures(tree: Tree, body?: BodyRange, headline?: string): { lines: Line[]; names: string[][] } {
+  const names: string[][] = [];
+  const lines = visitLineFeatures(tree, body, headline, (_i, f) => void names.push(f));
+  return { lines, names };
+}
+
+/**
+ * The page's lines, each line's feature names handed to `visit` as they are made (not kept: the
+ * ~50 names of each of 150,000 lines held 200 MB when they were, issue 24).
+ */
+function visitLineFeatures(tree: Tree, body: BodyRange | undefined, headline: string | undefined, visit: (i: number, names: string[]) => void): Line[] {
   const lines: Line[] = [];
   for (const s of tree.infos) if (s.el >= 0) lines.push({ info: s, text: s.seg.text });
   const total = lines.reduce((a, l) => a + l.info.len, 0) || 1;
@@ -176,8 +195,16 @@ export function lineFeatures(tree: Tree, body?: BodyRange, headline?: string): {
     if (n instanceof Element && (n.name === 'main' || n.attribs.role?.toLowerCase() === 'main')) mains.push(k);
   });
   const mainRange = mains.length === 1 ? { from: mains[0]!, to: subtreeEnd(tree, mains[0]!) } : undefined;
+  const likeCount = likeCounter();
+  // a line's measures crossed with the page context: the same few names on every line, made once
+  const crossed = new Map<string, string[]>();
+  const cross = (b: string) => {
+    let v = crossed.get(b);
+    if (!v) crossed.set(b, (v = context.map((c) => `${c}&${b}`)));
+    return v;
+  };
   let before = 0;
-  const names = lines.map((l, i) => {
+  lines.forEach((l, i) => {
     const s = l.info;
     const el = s.seg.element;
     const removed = !!tree.removed[s.el];
@@ -209,7 +236,7 @@ export function lineFeatures(tree: Tree, body?: BodyRange, headline?: string): {
     // the line's own measures, read in the page's context (a short list item is a spec on a
     // product page and a menu entry on an article page)
     for (const b of f) if (CONTEXT_LINE.test(b)) base.push(b);
-    for (const c of context) for (const b of base) f.push(`${c}&${b}`);
+    for (let k = 0; k < context.length; k++) for (const b of base) f.push(cross(b)[k]!);
     for (const c of context) f.push(c);
     f.push(`near:${bucket(near[i]!, NEAR_EDGES)}`);
     // the words of a short line (a button, a label, a menu entry, a copyright line): a word is a
@@ -219,9 +246,9 @@ export function lineFeatures(tree: Tree, body?: BodyRange, headline?: string): {
     for (const a of ancestorsOf(el)) f.push(a);
     for (const p of short[i - 1] ?? ['start']) f.push(`prev:${p}`);
     for (const p of short[i + 1] ?? ['end']) f.push(`next:${p}`);
-    return f;
+    visit(i, f);
   });
-  return { lines, names };
+  return lines;
 }
 
 /** The DFS range of an article body's root and its kept lines (segment indices). */
@@ -264,8 +291,9 @@ export function shippedLineModel(): LineModel {
 /** Every line of the page with the model's probability that it is main text, in page order. */
 export function scoreLines(page: Page, model: LineModel, o: { body?: BodyRange; headline?: string } = {}): { lines: Line[]; p: Float64Array } {
   const tree = buildTree(page);
-  const { lines, names } = lineFeatures(tree, o.body, o.headline);
-  return { lines, p: Float64Array.from(names, (n) => lineProbability(model, n)) };
+  const p: number[] = [];
+  const lines = visitLineFeatures(tree, o.body, o.headline, (i, names) => (p[i] = lineProbability(model, names)));
+  return { lines, p: Float64Array.from(p) };
 }
 
 /** The main-text lines of a page by the model alone (probability ≥ its threshold), in page order. */

@@ -42,6 +42,11 @@ export class Extractor {
     this.chain = buildChain(BUILTIN_MIDDLEWARE, { settings: options.middleware, extra: options.extra, extractOnly: true }, this.log);
   }
 
+  /** Open the chain now (else the first page opens it): its models load before any page is timed. */
+  async open(): Promise<void> {
+    await this.ensureOpen();
+  }
+
   private async ensureOpen(): Promise<void> {
     if (!this.opened) {
       await openChain(this.chain, { spider: 'extract', log: this.log });
@@ -86,13 +91,15 @@ export class Extractor {
   /**
    * Extract many pages. Pages are grouped by `site` (else URL host); unless `stream`, every
    * middleware with a `learn` step sees all pages of a group first (templates learned from the
-   * whole group), then each page is extracted. Results keep the input order.
+   * whole group), then each page is extracted. Results keep the input order. `onStart` is told
+   * the index of each page as its work (parse, learn, extract) starts (the batch's page budget).
    */
-  async extractBatch(inputs: ExtractInput[], opts: { stream?: boolean; onItem?: (item: Item, index: number) => void } = {}): Promise<Item[]> {
+  async extractBatch(inputs: ExtractInput[], opts: { stream?: boolean; onItem?: (item: Item, index: number) => void; onStart?: (index: number) => void } = {}): Promise<Item[]> {
     const out: Item[] = new Array(inputs.length);
     inputs = inputs.map((inp, i) => checkExtractInput(inp, `inputs[${i}]`));
     if (opts.stream) {
       for (let i = 0; i < inputs.length; i++) {
+        opts.onStart?.(i);
         out[i] = await this.extract(inputs[i]!);
         opts.onItem?.(out[i]!, i);
       }
@@ -111,6 +118,7 @@ export class Extractor {
       const pages = new Map<number, Page>();
       for (const i of idx) {
         try {
+          opts.onStart?.(i);
           pages.set(i, createPage(inputs[i]!));
         } catch (e) {
           if (!(e instanceof BinaryContentError)) throw e;
@@ -122,11 +130,13 @@ export class Extractor {
           // middleware learns floor layouts only from forum pages.
           const kind = this.options.kind ?? 'auto';
           const label = kind === 'auto' ? undefined : LABEL_OF_KIND[kind];
+          opts.onStart?.(i);
           const ctx = createContext(page, { url: inputs[i]!.url, label }, { spider: 'extract', store: this.store, log: this.log, siteKey, timezone: this.options.timezone });
           for (const m of learners) await m.learn!(ctx);
         }
       }
       for (const i of idx) {
+        opts.onStart?.(i);
         const page = pages.get(i);
         out[i] = page ? await this.extractPage(page, inputs[i]!, siteKey) : await this.extract(inputs[i]!);
         opts.onItem?.(out[i]!, i);

@@ -3,9 +3,11 @@
  * the crawlers and `gleaner extract`, so a saved page and a crawled page give the same item.
  */
 import type { Page } from '../core/page.js';
-import { langTag } from '../core/page.js';
+import { langTag, MAX_ELEMENTS } from '../core/page.js';
+import { elementsNotBuilt } from '../core/html-parser.js';
 import { decideLabel, type Logger, type Middleware, type PageContext, type RequestInfo, type SiteStore } from '../core/middleware.js';
 import { runChain } from './chain.js';
+import { capFields } from './item-caps.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
 import { timezoneForLang } from '../core/dates.js';
@@ -49,9 +51,17 @@ export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessO
   };
 }
 
+/** Why the item holds only part of its page (the page model's element budget), or undefined. */
+function truncation(page: Page): string | undefined {
+  const cut = elementsNotBuilt(page.document);
+  return cut ? `page truncated: the first ${MAX_ELEMENTS.toLocaleString('en')} elements were read, ${cut.toLocaleString('en')} more were not (MAX_ELEMENTS)` : undefined;
+}
+
 /** Fill the fields every item has and drop the unknown ones. */
 export function finishItem(ctx: PageContext, spider?: string): Item {
-  const item = ctx.item;
+  const item = capFields(ctx.item);
+  const cut = truncation(ctx.page);
+  if (cut) item.error = item.error ? `${item.error}; ${cut}` : cut;
   const kind = item.kind ?? (ctx.label && item.content === undefined && !item.items && !item.posts ? 'other' : ctx.label ? KIND_OF_LABEL[ctx.label as PageLabel] : 'other');
   return compactItem({
     ...item,

@@ -4,12 +4,13 @@
  *
  * Pages are grouped by site (manifest `site`, else the URL host) exactly as
  * `Extractor.extractBatch` groups them, and a site's pages never leave one thread: templates are
- * learned per site, so every item is the one a single-threaded run gives (test/cli/batch.test.ts
- * compares them). The main thread and `jobs − 1` worker threads claim groups, largest first, from
- * one shared counter; the page bytes sit in one SharedArrayBuffer that every thread reads.
+ * learned per site, so every item is the one a single-threaded run gives (test/package compares
+ * them). `jobs` worker threads claim groups, largest first, from one shared counter; the page
+ * bytes sit in one SharedArrayBuffer that every thread reads. Each item is handed on when its page
+ * is done. The main thread watches the page budget (runInWorkers).
  *
  * Workers need the built JavaScript (`dist/batch-worker.js`): run from the TypeScript sources
- * (tsx, vitest), the batch runs on the main thread only.
+ * (tsx, vitest), the batch runs on the main thread only, without a page budget.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -19,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { Extractor, type ExtractKind } from '../chain/extractor.js';
 import { siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
+import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js';
 
 /** Pages per thread below which another thread does not pay: a thread spends ~130 ms of CPU
  * loading the extractor (bench:cli, `import('gleaner/extract')`), the time of ~10 AEB pages
@@ -48,6 +50,15 @@ export interface BatchRunOptions {
   fetchedAt?: Date | undefined;
   /** Threads to use, the main one included (default: the idle cores, see defaultJobs). */
   jobs?: number | undefined;
+  /** Each item as soon as it is done, with its page's index (items are not held until the end:
+   * a batch stopped half-way has written what it did). */
+  onItem?: ((page: number, item: Item) => void) | undefined;
+  /** Per-page budget, seconds (default: the crawl's, DEFAULT_PAGE_BUDGET_SECS). Enforced where the
+   * batch runs in worker threads (the built package): a page that holds its thread longer becomes
+   * an `other` item with the error, its thread is stopped and a new one goes on. */
+  pageBudgetSecs?: number | undefined;
+  /** A page stopped by its budget (its item, an error item, also goes to onItem). */
+  onTimeout?: ((page: number, message: string) => void) | undefined;
 }
 
 /** What a worker gets: the pages (bytes in `bytes` at `offsets[i]..offsets[i + 1]`), the groups in
@@ -59,12 +70,16 @@ export interface BatchShared {
   sites: Array<string | undefined>;
   groups: number[][];
   counter: SharedArrayBuffer;
+  /** Per worker slot: [page + 1 (0: none), start of its work in ms since `epoch`]. */
+  slots: SharedArrayBuffer;
+  epoch: number;
   options: Omit<BatchRunOptions, 'jobs' | 'fetchedAt'> & { fetchedAt?: number | undefined };
 }
 
-export interface GroupResult {
-  group: number;
-  items: Item[];
+/** One page's item, from the thread that extracted it. */
+export interface PageResult {
+  page: number;
+  item: Item;
 }
 
 const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'batch-worker.js');
@@ -81,19 +96,39 @@ function groupBySite(pages: BatchPage[]): number[][] {
   return [...groups.values()];
 }
 
-/** Claim groups from the shared counter until none is left; extract each with one Extractor. */
-export async function runGroups(shared: BatchShared, onGroup: (r: GroupResult) => void): Promise<void> {
+/** What a worker thread is given: the batch, its budget slot, and pages to do before claiming
+ * groups (the rest of a group whose thread was stopped by a page's budget). */
+export interface WorkerInput {
+  shared: BatchShared;
+  slot: number;
+  first?: number[] | undefined;
+}
+
+/** Claim groups from the shared counter until none is left (after `first`, when given);
+ * extract each with one Extractor, handing on each page's item as it is done. With `slot`, the
+ * page being worked on and since when are kept in that budget slot. */
+export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => void, o: { slot?: number; first?: number[] | undefined } = {}): Promise<void> {
   const counter = new Int32Array(shared.counter);
+  const slots = new Int32Array(shared.slots);
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
   const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone });
+  const run = async (idx: number[]) => {
+    // A copy of each page's bytes: TextDecoder refuses views of shared memory.
+    const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!)), site: shared.sites[i], fetchedAt }));
+    const onStart = o.slot === undefined ? undefined : (k: number) => {
+      Atomics.store(slots, 2 * o.slot! + 1, Date.now() - shared.epoch);
+      Atomics.store(slots, 2 * o.slot!, idx[k]! + 1);
+    };
+    await extractor.extractBatch(inputs, { stream: shared.options.stream, onItem: (item, k) => onPage({ page: idx[k]!, item }), onStart });
+    if (o.slot !== undefined) Atomics.store(slots, 2 * o.slot, 0);
+  };
   try {
+    await extractor.open();
+    if (o.first?.length) await run(o.first);
     for (;;) {
       const g = Atomics.add(counter, 0, 1);
       if (g >= shared.groups.length) break;
-      const idx = shared.groups[g]!;
-      // A copy of each page's bytes: TextDecoder refuses views of shared memory.
-      const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!)), site: shared.sites[i], fetchedAt }));
-      onGroup({ group: g, items: await extractor.extractBatch(inputs, { stream: shared.options.stream }) });
+      await run(shared.groups[g]!);
     }
   } finally {
     await extractor.close();
@@ -102,12 +137,12 @@ export async function runGroups(shared: BatchShared, onGroup: (r: GroupResult) =
 
 /** Extract every page; items in input order, the same as one Extractor's extractBatch gives. */
 export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}): Promise<Item[]> {
+  if (!pages.length) return [];
   const groups = groupBySite(pages);
   // Largest groups first, so the last group claimed is a small one (threads finish together).
   const size = (g: number[]) => g.reduce((s, i) => s + pages[i]!.body.length, 0);
   groups.sort((a, b) => size(b) - size(a));
   const jobs = Math.max(1, Math.min(o.jobs ?? defaultJobs(), groups.length, Math.floor(pages.length / MIN_PAGES_PER_THREAD)));
-  const useWorkers = jobs > 1 && existsSync(workerFile);
 
   const offsets = [0];
   for (const p of pages) offsets.push(offsets[offsets.length - 1]! + p.body.length);
@@ -121,25 +156,70 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
     sites: pages.map((p) => p.site),
     groups,
     counter: new SharedArrayBuffer(4),
+    slots: new SharedArrayBuffer(2 * 4 * jobs),
+    epoch: Date.now(),
     options: { kind: o.kind, stream: o.stream, timezone: o.timezone, fetchedAt: o.fetchedAt?.getTime() },
   };
 
   const out: Item[] = new Array(pages.length);
-  const take = ({ group, items }: GroupResult) => groups[group]!.forEach((i, k) => (out[i] = items[k]!));
-  const workers: Promise<void>[] = [];
-  if (useWorkers) {
-    for (let w = 1; w < jobs; w++) {
-      workers.push(
-        new Promise<void>((resolve, reject) => {
-          const worker = new Worker(workerFile, { workerData: shared });
-          worker.on('message', (m: GroupResult | { done: true }) => ('done' in m ? resolve() : take(m)));
-          worker.on('error', reject);
-          worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`batch worker exited with code ${code}`))));
-        }),
-      );
-    }
-  }
-  await runGroups(shared, take);
-  await Promise.all(workers);
+  const take = ({ page, item }: PageResult) => {
+    if (out[page]) return; // stopped by its budget meanwhile (or done twice after a stop)
+    out[page] = item;
+    o.onItem?.(page, item);
+  };
+  // Built package: every page in a worker thread, under the page budget, the main thread watching.
+  // From the TypeScript sources (no worker file): the main thread alone, no budget.
+  if (existsSync(workerFile)) await runInWorkers(shared, jobs, out, take, o);
+  else await runGroups(shared, take);
   return out;
+}
+
+/**
+ * The batch in `jobs` worker threads, each page under the budget (issue 24: one slow page stalled
+ * the batch). The main thread reads the workers' slots every WATCHDOG_MS; a page that held its
+ * thread past the budget gets an error item, its worker is terminated (a stuck regex cannot be
+ * interrupted from inside) and a new one takes its slot, doing the rest of that page's group first.
+ */
+async function runInWorkers(shared: BatchShared, jobs: number, out: Item[], take: (r: PageResult) => void, o: BatchRunOptions): Promise<void> {
+  const budgetMs = (o.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS) * 1000;
+  const slots = new Int32Array(shared.slots);
+  const groupOf = new Int32Array(out.length);
+  shared.groups.forEach((g, k) => g.forEach((i) => (groupOf[i] = k)));
+  const live = new Map<number, Worker>();
+  let failed: Error | undefined;
+  let settle: () => void = () => {};
+  const allDone = new Promise<void>((resolve) => (settle = resolve));
+  const start = (slot: number, first?: number[]) => {
+    Atomics.store(slots, 2 * slot, 0);
+    const input: WorkerInput = { shared, slot, first };
+    const worker = new Worker(workerFile, { workerData: input });
+    live.set(slot, worker);
+    worker.on('message', (m: PageResult | { done: true }) => ('done' in m ? undefined : take(m)));
+    worker.on('error', (e) => (failed ??= e));
+    worker.on('exit', (code) => {
+      if (live.get(slot) !== worker) return; // replaced after a timeout
+      live.delete(slot);
+      if (code !== 0) failed ??= new Error(`batch worker exited with code ${code}`);
+      if (!live.size) settle();
+    });
+  };
+  for (let w = 0; w < jobs; w++) start(w);
+  const watchdog = setInterval(() => {
+    for (const [slot, worker] of live) {
+      const page = Atomics.load(slots, 2 * slot) - 1;
+      if (page < 0 || out[page] || Date.now() - shared.epoch - Atomics.load(slots, 2 * slot + 1) <= budgetMs) continue;
+      const message = `timeout: the page budget of ${budgetMs / 1000} s ran out (--page-budget)`;
+      take({ page, item: { url: shared.urls[page]!, kind: 'other', error: message } });
+      o.onTimeout?.(page, message);
+      live.delete(slot);
+      void worker.terminate();
+      start(slot, shared.groups[groupOf[page]!]!.filter((i) => !out[i]));
+    }
+  }, WATCHDOG_MS);
+  try {
+    await allDone;
+  } finally {
+    clearInterval(watchdog);
+  }
+  if (failed) throw failed;
 }

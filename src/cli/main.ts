@@ -129,6 +129,11 @@ program
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--jobs must be a positive integer (got "${v}")`);
     return n;
   })
+  .option('--page-budget <secs>', 'with --batch: seconds a page may take (default 10, as in a crawl); a page past it is an `other` item with the error', (v) => {
+    const n = Number(v);
+    if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--page-budget must be a positive number of seconds (got "${v}")`);
+    return n;
+  })
   .action(async (files: string[], opts) => {
     const { runExtract } = await import('./extract.js');
     await runExtract(files, opts);

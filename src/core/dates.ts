@@ -372,12 +372,19 @@ export function findDates(text: string, options: DateOptions = {}): DateMatch[] 
     }
   }
   if (found.length < 2) return found;
-  // Longest first, then earliest; keep those not overlapping an already kept match.
+  // Longest first, then earliest; keep those not overlapping an already kept match. The kept
+  // characters are marked, so a match is checked over its own length (issue 24: every kept match
+  // was compared with every other, 18 s for 80,000 dates in one paragraph).
   found.sort((a, b) => b.text.length - a.text.length || a.index - b.index);
+  const taken = new Uint8Array(text.length + 1);
   const kept: DateMatch[] = [];
   for (const d of found) {
-    const end = d.index + d.text.length;
-    if (kept.every((k) => end <= k.index || d.index >= k.index + k.text.length)) kept.push(d);
+    const end = Math.min(text.length, d.index + d.text.length);
+    let free = true;
+    for (let i = d.index; i < end && free; i++) if (taken[i]) free = false;
+    if (!free) continue;
+    taken.fill(1, d.index, end);
+    kept.push(d);
   }
   return kept.sort((a, b) => a.index - b.index);
 }

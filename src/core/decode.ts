@@ -4,6 +4,13 @@
  * `chardet`. A declared charset that the bytes contradict (declared UTF-8 but invalid; declared
  * Latin-1 but valid multi-byte UTF-8) is overruled, because serving GBK as "utf-8" or UTF-8 as the
  * server default "iso-8859-1" is common on old Chinese sites.
+ *
+ * The binary check comes after the declaration (issue 24): a page whose header, BOM or `<meta>`
+ * names its charset is text in that charset — a stray NUL byte in an article (a CMS bug) no longer
+ * throws the page away, and UTF-16 named by the header alone (no BOM: every other byte is NUL) is
+ * decoded. Only a declared body that is mostly control bytes (random bytes served as text/html
+ * with a charset), or an undeclared one that looks binary, is refused. NUL characters are dropped
+ * from the text (the HTML tokenizer ignores them in text as a parse error).
  */
 import iconv from 'iconv-lite';
 import chardet from 'chardet';
@@ -104,20 +111,32 @@ function hasHighBytes(bytes: Uint8Array, limit = bytes.length): boolean {
   return false;
 }
 
-export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 4096);
+/** Bytes read by the binary check. */
+const BINARY_SAMPLE_BYTES = 4096;
+
+/**
+ * Whether a body is clearly not text. Undeclared (`declared` false): one NUL byte in the sample
+ * suffices (no page without a UTF-16 BOM has one), or control bytes over BINARY_CONTROL_RATIO.
+ * Declared (a charset was named): only the control-byte ratio counts, NULs included — a stray
+ * NUL is a damaged page, a body of random bytes is not a page.
+ */
+export function looksBinary(bytes: Uint8Array, declared = false): boolean {
+  const n = Math.min(bytes.length, BINARY_SAMPLE_BYTES);
   if (n === 0) return false;
   // UTF-16 text has many NULs but a BOM.
   if (charsetFromBom(bytes)?.startsWith('utf-16')) return false;
   let control = 0;
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
-    // A NUL never occurs in an HTML page without a UTF-16 BOM.
-    if (b === 0) return true;
+    if (b === 0 && !declared) return true;
     if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
   return control / n > BINARY_CONTROL_RATIO;
 }
+
+const NUL = /\u0000/g;
+/** The text without NUL characters (a no-op scan on the usual page). */
+const withoutNul = (text: string) => (text.includes('\u0000') ? text.replace(NUL, '') : text);
 
 function detect(bytes: Uint8Array): string | undefined {
   const sample = bytes.subarray(0, DETECT_SAMPLE_BYTES);
@@ -130,59 +149,50 @@ function detect(bytes: Uint8Array): string | undefined {
  * @example decodeBody(buffer, 'text/html; charset=gbk').text
  */
 export function decodeBody(body: Uint8Array | string, contentType?: string): DecodedBody {
-  if (typeof body === 'string') return { text: body, charset: 'utf-8', source: 'string' };
+  if (typeof body === 'string') return { text: withoutNul(body), charset: 'utf-8', source: 'string' };
   if (contentType && /^(image|audio|video|font)\/|application\/(octet-stream|pdf|zip|gzip)/i.test(contentType)) {
     throw new BinaryContentError(contentType);
   }
-  if (looksBinary(body)) throw new BinaryContentError(contentType);
+  const decode = (charset: string, from: DecodedBody['source']): DecodedBody => ({
+    text: withoutNul(iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset)),
+    charset,
+    source: from,
+  });
 
   const bom = charsetFromBom(body);
-  if (bom) return { text: iconv.decode(Buffer.from(body), bom), charset: bom, source: 'bom' };
+  if (bom) return decode(bom, 'bom');
 
   const declaredHeader = charsetFromContentType(contentType);
-  const declaredMeta = charsetFromMeta(body);
+  // UTF-16 named by the header (no BOM): the bytes are not ASCII-compatible, so neither the
+  // <meta> prescan nor the checks below can read them.
+  if (declaredHeader?.startsWith('utf-16')) return decode(declaredHeader, 'header');
+  // A <meta> naming UTF-16 is read as UTF-8 (HTML spec, "prescan": a page whose <meta> could be
+  // read as ASCII is not UTF-16).
+  const metaCharset = charsetFromMeta(body);
+  const declaredMeta = metaCharset?.startsWith('utf-16') ? 'utf-8' : metaCharset;
   const declared = declaredHeader ?? declaredMeta;
+  if (looksBinary(body, declared !== undefined)) throw new BinaryContentError(contentType);
   const source: DecodedBody['source'] = declaredHeader ? 'header' : 'meta';
   const high = hasHighBytes(body);
 
-  let charset: string;
-  let from: DecodedBody['source'];
   if (!high) {
     // Pure ASCII decodes the same under every ASCII-compatible charset.
-    charset = declared && !declared.startsWith('utf-16') ? declared : 'utf-8';
-    from = declared ? source : 'default';
-  } else if (declared === 'utf-8') {
-    if (isValidUtf8(body)) {
-      charset = 'utf-8';
-      from = source;
-    } else {
-      // The header says UTF-8 but the bytes are not: trust the <meta> if it disagrees, else detect.
-      charset = (declaredMeta && declaredMeta !== 'utf-8' ? declaredMeta : detect(body)) ?? 'windows-1252';
-      from = declaredMeta && declaredMeta !== 'utf-8' ? 'meta' : 'detected';
-    }
-  } else if (declared && declared !== 'windows-1252') {
+    return decode(declared ?? 'utf-8', declared ? source : 'default');
+  }
+  if (declared === 'utf-8') {
+    if (isValidUtf8(body)) return decode('utf-8', source);
+    // The header says UTF-8 but the bytes are not: trust the <meta> if it disagrees, else detect.
+    if (declaredMeta && declaredMeta !== 'utf-8') return decode(declaredMeta, 'meta');
+    return decode(detect(body) ?? 'windows-1252', 'detected');
+  }
+  if (declared && declared !== 'windows-1252') {
     // A specific legacy charset (GBK, Big5, Shift_JIS …) was declared. Valid UTF-8 with multi-byte
     // runs is still far more likely UTF-8 (GBK text is almost never valid UTF-8).
-    if (isValidUtf8(body)) {
-      charset = 'utf-8';
-      from = 'detected';
-    } else {
-      charset = declared;
-      from = source;
-    }
-  } else if (isValidUtf8(body)) {
-    charset = 'utf-8';
-    from = declared ? 'detected' : 'detected';
-  } else {
-    // windows-1252 (the server default) or nothing declared: let the detector decide.
-    const guess = detect(body);
-    if (declared === 'windows-1252' && (!guess || guess.startsWith('iso-8859') || guess.startsWith('windows-125'))) {
-      charset = declared;
-      from = source;
-    } else {
-      charset = guess ?? 'windows-1252';
-      from = guess ? 'detected' : 'default';
-    }
+    return isValidUtf8(body) ? decode('utf-8', 'detected') : decode(declared, source);
   }
-  return { text: iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset), charset, source: from };
+  if (isValidUtf8(body)) return decode('utf-8', 'detected');
+  // windows-1252 (the server default) or nothing declared: let the detector decide.
+  const guess = detect(body);
+  if (declared === 'windows-1252' && (!guess || guess.startsWith('iso-8859') || guess.startsWith('windows-125'))) return decode(declared, source);
+  return guess ? decode(guess, 'detected') : decode('windows-1252', 'default');
 }

@@ -74,9 +74,86 @@ export class LinearParser extends Parser {
   }
 }
 
-/** `parseDocument` of htmlparser2, linear in nesting depth. */
-export function parseDocumentLinear(data: string, options?: ParserOptions & DomHandlerOptions): Document {
-  const handler = new DomHandler(undefined, options);
+/** Documents cut by their element budget → elements past it (read by `elementsNotBuilt`). */
+const notBuilt = new WeakMap<Document, number>();
+
+/** Elements of the document that were not built because of its budget (0 when none). */
+export function elementsNotBuilt(doc: Document): number {
+  return notBuilt.get(doc) ?? 0;
+}
+
+/**
+ * A DomHandler that builds at most `maxElements` elements (issue 24: 1e6 sibling `<p>` parsed into
+ * 533 MB of heap before any middleware ran, and every stage after it held per-node tables). Past
+ * the budget the rest of the document is not built — elements, text, comments — and the elements
+ * that were not are counted. The parser still reads every byte (its open and close events stay
+ * balanced: the elements already open close where they end), so the tree is well-formed. Keeping
+ * the text past the budget (as one text node) was tried: a 10 MB page of `<br>` lines then made a
+ * 7 MB segment that every stage copied, 600 MB peak.
+ */
+class BoundedDomHandler extends DomHandler {
+  private built = 0;
+  /** Open tags in the parser's order: true when built. */
+  private readonly open: boolean[] = [];
+  /** Elements that were not built. */
+  dropped = 0;
+
+  constructor(
+    private readonly maxElements: number,
+    options?: DomHandlerOptions,
+  ) {
+    super(undefined, options);
+  }
+
+  private get past(): boolean {
+    return this.built >= this.maxElements;
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (this.past) {
+      this.dropped++;
+      this.open.push(false);
+      return;
+    }
+    this.built++;
+    this.open.push(true);
+    super.onopentag(name, attribs);
+  }
+
+  override onclosetag(): void {
+    if (this.open.pop()) super.onclosetag();
+  }
+
+  override ontext(data: string): void {
+    if (!this.past) super.ontext(data);
+  }
+  override oncomment(data: string): void {
+    if (!this.past) super.oncomment(data);
+  }
+  override oncommentend(): void {
+    if (!this.past) super.oncommentend();
+  }
+  override oncdatastart(): void {
+    if (!this.past) super.oncdatastart();
+  }
+  override oncdataend(): void {
+    if (!this.past) super.oncdataend();
+  }
+  override onprocessinginstruction(name: string, data: string): void {
+    if (!this.past) super.onprocessinginstruction(name, data);
+  }
+}
+
+/** `parseDocument` of htmlparser2, linear in nesting depth; with `maxElements`, at most that many
+ * elements are built (the rest of the document is not: `elementsNotBuilt`). */
+export function parseDocumentLinear(data: string, options?: ParserOptions & DomHandlerOptions, maxElements?: number): Document {
+  if (maxElements === undefined) {
+    const handler = new DomHandler(undefined, options);
+    new LinearParser(handler, options).end(data);
+    return handler.root;
+  }
+  const handler = new BoundedDomHandler(maxElements, options);
   new LinearParser(handler, options).end(data);
+  if (handler.dropped) notBuilt.set(handler.root, handler.dropped);
   return handler.root;
 }

@@ -17,6 +17,12 @@ import { detectLang } from './text.js';
 /** Depth beyond which subtrees are flattened (their leaves kept in order). Recursive helpers in
  * dom-serializer/cheerio overflow the stack past ~3,000 levels; no real layout needs 200. */
 export const MAX_DEPTH = 200;
+/** Elements a page model holds at most; the rest of the page is not read (html-parser.ts), and the
+ * item says so in `error`. Issue 24: 1e6 sibling `<p>` (8 MB) took 533 MB of heap to parse and
+ * 2.5 GB through the chain. Real pages hold far fewer: at most 51,048 over the 4,085 pages of
+ * ../shared/data (a 1 MB forum thread; median 182–978 per data set). 100,000 keeps an 8–10 MB page
+ * of any markup under 500 MB peak RSS through the whole chain (test/faults/extract-bounds.test.ts). */
+export const MAX_ELEMENTS = 100_000;
 
 /** Elements whose text is never page text. */
 export const SKIP_TAGS = new Set([
@@ -180,7 +186,7 @@ export function dropBogusCdata(html: string): string {
 
 /** Parse HTML into a domhandler Document (htmlparser2, HTML mode, entities decoded). */
 export function parseHtml(html: string): Document {
-  const doc = parseDocumentLinear(dropBogusCdata(html), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc = parseDocumentLinear(dropBogusCdata(html), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }, MAX_ELEMENTS);
   capDepth(doc);
   return doc;
 }

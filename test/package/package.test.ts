@@ -446,10 +446,11 @@ describe('the gleaner command (plain node, from node_modules/.bin)', () => {
       const out = path.join(tmp, `batch-${jobs}.jsonl`);
       const r = gleaner('extract', '--batch', manifest, '--out', out, '--jobs', String(jobs), '--fetched-at', '2024-05-01T12:00:00+08:00');
       expect(r.status, r.stderr).toBe(0);
+      // lines are written as their pages finish (issue 24): compared in manifest-id order
       return readFileSync(out, 'utf8').trim().split('\n').map((l) => {
         const { fetchedAt: _f, ...rest } = JSON.parse(l) as Record<string, unknown>;
         return rest;
-      });
+      }).sort((a, b) => String(a.id).localeCompare(String(b.id)));
     };
     const one = items(1);
     expect(one.length).toBe(lines.length);
