@@ -21,7 +21,8 @@ import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJso
 import type { LabelSet } from './training-sets.js';
 
 /** Classes, in the numeric order used with libsvm. */
-export const CLASS_NAMES = ['detail', 'list', 'forum', 'other'] as const;
+import { CLASS_NAMES } from './training-sets.js';
+export { CLASS_NAMES };
 /** Classes the benchmark's balanced accuracy averages over (too few `other` pages to measure). */
 export const SCORED_CLASSES = ['detail', 'list', 'forum'] as const;
 

@@ -13,7 +13,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Segment } from '../../src/core/page.js';
 import { BLOCK_TAGS, collapse, textOf } from '../../src/core/page.js';
 import { hidden, type DateAnchor } from './dates.js';
-import type { PostRecord } from './records.js';
+import type { PostRecord } from './dom.js';
 import {
   type ThreadIndex,
   type Range,

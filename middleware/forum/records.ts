@@ -29,11 +29,14 @@ import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
 import { threadTitle, titleCore } from './title.js';
 import {
+  type PostRecord,
+  CLASS_SIMILARITY,
   type ThreadIndex,
   type Range,
   classTokens,
   contains,
   elementChildren,
+  nextElementSibling,
   idPattern,
   jaccard,
   stepKey,
@@ -48,23 +51,8 @@ import {
   LOGIN_HREF,
 } from './dom.js';
 
-/** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
-export interface PostRecord {
-  roots: Element[];
-  range: Range;
-  /** How it was found (for debugging and the bench's verbose mode). */
-  via: 'siblings' | 'rows' | 'ids' | 'class' | 'layout' | 'headers' | 'peaks' | 'single';
-  /** Replies inside this floor (comments under an answer, 楼中楼): records of an inner list that
-   * names authors. Their text, authors and dates are theirs, not the floor's. */
-  replies?: PostRecord[];
-  /** What the replies occupy, with their list's label: left out of the floor's own fields. */
-  replyArea?: Range[];
-}
+export { CLASS_SIMILARITY, type PostRecord } from './dom.js';
 
-/** Two siblings belong to one structure when their digit-free class sets overlap at least this
- * much. 0.5 keeps `post bg1 firstpost` with `post bg2` (phpBB alternation) and separates
- * `post` from `signature`. */
-export const CLASS_SIMILARITY = 0.5;
 /** A structure needs at least this many dated members to be a list of posts (two posts make a
  * thread; a single post is handled by the single-post path). */
 export const MIN_RECORDS = 2;
@@ -725,7 +713,7 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
     const next = records[i + 1];
     const a = r.roots[r.roots.length - 1];
     const b = next?.roots[0];
-    if (next && a && b && a.parent === b.parent && elementChildren(a.parent as Element).indexOf(b) === elementChildren(a.parent as Element).indexOf(a) + 1 && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
+    if (next && a && b && a.parent === b.parent && nextElementSibling(a) === b && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
       out.push({ ...next, roots: [...r.roots, ...next.roots], range: { start: r.range.start, end: next.range.end } });
       i++;
       continue;
