@@ -145,14 +145,15 @@ export function wcxbF1(predicted: string, gold: string): number {
 // ------------------------------------------------------------------------------------------------
 // Data sets
 
-interface GoldPost {
+export interface GoldPost {
   text: string;
   author?: string | null;
   authorUrl?: string | null;
   datetime?: string | null;
+  isMain?: boolean;
 }
 
-interface Case {
+export interface Case {
   set: SetName;
   /** The gold's convention for quoted posts: WEB-FORUM-52 keeps them in the post text (as
    * displayed), real-threads leaves them out (the post's own text). */
@@ -167,7 +168,7 @@ interface Case {
   text?: string;
 }
 
-type SetName = 'webforum52' | 'real-threads' | 'wcxb';
+export type SetName = 'webforum52' | 'real-threads' | 'wcxb';
 const ALL_SETS: SetName[] = ['webforum52', 'real-threads', 'wcxb'];
 
 function hostOf(url: string | undefined): string {
@@ -187,7 +188,7 @@ function inputOf(e: ManifestEntry, site: string): ExtractInput {
   return { url: e.url || `http://localhost/${e.id}`, body, site };
 }
 
-function loadCases(sets: SetName[], only?: string): Case[] {
+export function loadCases(sets: SetName[], only?: string): Case[] {
   const out: Case[] = [];
   if (sets.includes('webforum52')) {
     for (const e of readManifest('forums/webforum52/manifest.jsonl')) {

@@ -29,7 +29,9 @@ import { ownText, type ForumPost } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
-import { findRecords, type PostRecord } from './records.js';
+import type { PostRecord } from './dom.js';
+import { chooseRecords } from './choose.js';
+import { floorModel, type FloorModel } from './model.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, cutTemplateSignatures, peakContent } from './fields.js';
 import { findPagination, laterPageInUrl } from '../pagination/index.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
@@ -49,6 +51,9 @@ export interface ForumOptions {
   now?: Date;
   /** Floor layouts learned on other pages of the site (layout.ts), tried as candidates. */
   layouts?: readonly FloorLayout[];
+  /** The floor model (model.ts; default: GLEANER_FLOOR_MODEL's file, else the shipped one); `null`
+   * for the rules alone. */
+  model?: FloorModel | null;
 }
 
 /** Internal view for tests and the bench: the floors as found, before field extraction. */
@@ -107,7 +112,13 @@ export function extractForumDebug(page: Page, options: ForumOptions = {}): Forum
   return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(langTag(page)) }) : null;
 }
 
-function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
+/** What the splitter reads a page with: its date anchors and the thread index built on them. */
+export interface PageAnalysis {
+  anchors: DateAnchor[];
+  ix: ThreadIndex;
+}
+
+export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' | 'now'> = {}): PageAnalysis {
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
   // Join dates of user panels are never post times: they take no part in finding floors.
@@ -115,7 +126,13 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // Dated label lines ("Ingo78, 10. April 2020"): their commas are metadata, not sentences.
   const labels = anchors.filter((a) => !a.prose && !a.marked && a.line !== undefined && a.line - a.text.length <= DATE_LABEL_EXTRA);
   const ix = buildIndex(page, new Set(labels.map((a) => a.index)));
-  const records = findRecords(ix, anchors, options.layouts);
+  return { anchors, ix };
+}
+
+function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
+  const { anchors, ix } = analysePage(page, options);
+  const model = options.model === null ? undefined : (options.model ?? floorModel());
+  const { records } = chooseRecords(ix, anchors, options.layouts, model);
   if (!records.length) return null;
 
   const posts = readFloors(ix, records, anchors);
