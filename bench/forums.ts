@@ -49,6 +49,7 @@ import { Extractor, type ExtractInput, type ExtractKind } from '../src/chain/ext
 import type { Item, ForumPost } from '../src/core/item.js';
 import type { MiddlewareSetting } from '../src/core/middleware.js';
 import { extractForum, ownText } from '../middleware/forum/index.js';
+import { FLOOR_MODEL_ENV } from '../middleware/forum/model.js';
 
 /** Text match threshold of the data README. */
 const TEXT_SIMILARITY = 0.95;
@@ -372,7 +373,42 @@ class HeldOutModels {
   }
 }
 
-async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels): Promise<Map<string, Item>> {
+/**
+ * Floor models fitted without one site group each (bench/train-floors.ts): in a leave-site-out run
+ * every page is split by a model that never saw its site (registrable domain). The labelled pages'
+ * features are collected once; each fold is a fit of a few hundred milliseconds. Sites without
+ * labelled pages (WCXB's) get the model fitted on all labelled pages, as the shipped one is.
+ */
+class HeldOutFloorModels {
+  private readonly dir = mkdtempSync(path.join(tmpdir(), 'gleaner-floor-folds-'));
+  private readonly files = new Map<string, string>();
+  private data?: import('./train-floors.js').PageData[];
+  private train?: typeof import('./train-floors.js');
+
+  async fileFor(site: string): Promise<string> {
+    this.train ??= await import('./train-floors.js');
+    if (!this.data) {
+      process.stderr.write('leave-site-out: collecting the floor model\'s training pages …\n');
+      this.data = this.train.collect(loadCases(this.train.TRAINING_SETS));
+    }
+    const group = this.train.siteGroup(site);
+    const key = this.data.some((d) => d.group === group) ? group : '';
+    let file = this.files.get(key);
+    if (!file) {
+      const model = key ? this.train.foldModel(this.data, key) : this.train.fitModel(this.data, 'all labelled pages');
+      file = path.join(this.dir, `${this.files.size}.json`);
+      writeFileSync(file, JSON.stringify(model));
+      this.files.set(key, file);
+    }
+    return file;
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels, floors?: HeldOutFloorModels): Promise<Map<string, Item>> {
   const items = new Map<string, Item>();
   const bySite = new Map<string, Case[]>();
   for (const c of cases) {
@@ -382,6 +418,8 @@ async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels): P
   }
   for (const [site, group] of bySite) {
     const model = o.leaveSiteOut && o.kind === 'auto' && models ? await models.without(site, new Set(group.map((c) => c.id))) : undefined;
+    // The floor model the site never trained (the page-type stage's floor signals read it too).
+    if (floors) process.env[FLOOR_MODEL_ENV] = await floors.fileFor(site);
     if (!o.leaveSiteOut) {
       // `gleaner extract --batch`: learn from every page of the site, then extract each.
       const ex = new Extractor({ kind: o.kind, middleware: settings(o, model) });
@@ -447,6 +485,7 @@ async function main(): Promise<void> {
   const sets = (arg('--sets')?.split(',') ?? ALL_SETS) as SetName[];
   const cases = loadCases(sets, arg('--only'));
   const models = leaveSiteOut && kinds.includes('auto') ? new HeldOutModels() : undefined;
+  const floorModels = leaveSiteOut ? new HeldOutFloorModels() : undefined;
 
   const mode = leaveSiteOut ? 'LEAVE-SITE-OUT (page-type model without the site; floor layout from the other pages of the site)' : 'in-sample (shipped page-type model; layout learned from the whole batch)';
   console.log(`forum bench, ${mode}${layout ? '' : ', layout learner off'}: ${cases.length} pages`);
@@ -456,7 +495,8 @@ async function main(): Promise<void> {
   try {
     for (const kind of kinds) {
       const t0 = performance.now();
-      const items = await runCases(cases, { kind, leaveSiteOut, layout }, models);
+      const items = await runCases(cases, { kind, leaveSiteOut, layout }, models, floorModels);
+      delete process.env[FLOOR_MODEL_ENV];
       const secs = (performance.now() - t0) / 1000;
       const scores = new Map<string, Score>();
       for (const c of cases) scores.set(c.id, score(c, items.get(c.id) ?? { url: c.input.url, kind: 'other' }));
@@ -503,6 +543,7 @@ async function main(): Promise<void> {
     }
   } finally {
     models?.dispose();
+    floorModels?.dispose();
   }
 
   printTable(['set and run', 'pages', 'count exact', 'text', 'user', 'date', 'F1', 'WCXB F1', 'typed forum'], summary);

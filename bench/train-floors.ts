@@ -20,22 +20,29 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../src/core/page.js';
-import { analysePage } from '../middleware/forum/index.js';
+import { analysePage, extractForumDebug } from '../middleware/forum/index.js';
+import { describeLayout, FloorLayoutLearner, type FloorLayout } from '../middleware/forum/layout.js';
 import { assembleSet, recordSets } from '../middleware/forum/records.js';
-import { pageFacts, setFeatures } from '../middleware/forum/set-features.js';
-import type { Features, FloorModel, Scorer } from '../middleware/forum/model.js';
+import { noListFeatures, pageFacts, setFeatures } from '../middleware/forum/set-features.js';
+import { mainCandidates, mainFeatures } from '../middleware/forum/main-post.js';
+import { findPagination, laterPageInUrl } from '../middleware/pagination/index.js';
+import { decide, type Features, type FloorModel, type Scorer } from '../middleware/forum/model.js';
 import { GoldThread, bagOf, recordText } from './lib/forum-gold.js';
 import { loadCases, type Case, type SetName } from './forums.js';
 
 /** A feature must occur on pages of this many sites. */
-export const MIN_FEATURE_SITES = Number(process.env.MFS ?? 3);
+export const MIN_FEATURE_SITES = Number(process.env.MFS ?? 5);
 const STEP = Number(process.env.STEP ?? 0.05);
 const L2 = Number(process.env.L2 ?? 1e-3);
 const EPOCHS = Number(process.env.EPOCHS ?? 300);
 /** Soft targets: a list's target weight is exp(SHARPNESS × (its quality − the best quality)). */
 const SHARPNESS = 30;
-/** Pages whose best list matches less than this teach the list scorer nothing. */
-const MIN_BEST_QUALITY = 0.5;
+/** The quality credited to "no list": a list matching fewer posts is worse than none. */
+const NO_LIST_QUALITY = 0.3;
+/** Lists the main-post stage trains on: those matching at least this share of the replies … */
+const MAIN_LIST_QUALITY = 0.8;
+/** … at most this many per page (the best first). */
+const MAIN_LISTS_PER_PAGE = 4;
 /** The rules' choice is a feature fitted without penalty, starting from this weight: the model
  * departs from the rules where the other features agree against them. */
 const UNPENALISED = 'rule';
@@ -66,23 +73,91 @@ export interface PageData {
   lists: Candidate[];
   /** Index of the rules' list. */
   rule: number;
+  /** The main-post stage on the lists that match the replies: "none" (0) and the candidates,
+   * with the strict positional quality each gives the list; the rules' option. */
+  mains: MainExample[];
+}
+
+export interface MainExample {
+  cands: Candidate[];
+  rule: number;
+  list: string;
 }
 
 /** Features and labels of every labelled page (the expensive part: run once, fit many times). */
 export function collect(cases: Case[], log = false): PageData[] {
   const out: PageData[] = [];
+  // The floor layout each page of a site would meet in a crawl (bench:forums' leave-site-out: the
+  // layout learned from the site's other pages): what the rules found on those pages.
+  const layoutOf = new Map<string, FloorLayout | undefined>();
+  for (const c of cases) {
+    if (!c.posts || cases.filter((x) => x.site === c.site).length < 2) continue;
+    const r = extractForumDebug(createPage({ url: c.input.url, body: c.input.body as Buffer }), { model: null });
+    layoutOf.set(c.id, r ? describeLayout(r.records) : undefined);
+  }
   for (const c of cases) {
     if (!c.posts) continue;
     const page = createPage({ url: c.input.url, body: c.input.body as Buffer });
     const { ix, anchors } = analysePage(page);
-    const pool = recordSets(ix, anchors);
+    const learner = new FloorLayoutLearner();
+    for (const o of cases) if (o.site === c.site && o.id !== c.id && layoutOf.has(o.id)) learner.observe(layoutOf.get(o.id));
+    const pool = recordSets(ix, anchors, learner.learned());
     const gold = new GoldThread(c.posts);
     const feats = setFeatures(ix, pool, pageFacts(ix, anchors));
-    const lists = pool.sets.map((s, i) => {
+    const noRule = !pool.sets.some((s) => s.rule);
+    const setQ = pool.sets.map((s) => {
       const texts = assembleSet(ix, pool, s, undefined).map((r) => recordText(ix, r));
-      return { f: feats[i]!, q: gold.quality(texts, texts.map(bagOf), true).q };
+      return gold.quality(texts, texts.map(bagOf), true).q;
     });
-    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule: pool.sets.findIndex((s) => s.rule) });
+    // (As at run time: where the rules found no list, only lists that talk are offered.)
+    const lists = pool.sets.flatMap((s, i) => (noRule && !s.speaks ? [] : [{ f: feats[i]!, q: setQ[i]! }]));
+    // "None of these" (offered where the rules have no list): right where no list comes near the posts.
+    let rule = pool.sets.findIndex((s) => s.rule);
+    if (rule < 0) {
+      lists.push({ f: noListFeatures(pool), q: NO_LIST_QUALITY });
+      rule = lists.length - 1;
+    }
+    // The main-post stage, on every list that matches the replies well (the one the list scorer
+    // picks at run time may be any of them: one that holds the main post already, one without it).
+    const ruleSet = pool.sets.findIndex((s) => s.rule);
+    const order = pool.sets.map((_, i) => i).filter((i) => setQ[i]! >= MAIN_LIST_QUALITY).sort((x, y) => setQ[y]! - setQ[x]! || Number(y === ruleSet) - Number(x === ruleSet));
+    const mains: MainExample[] = [];
+    const seen = new Set<string>();
+    const facts = pageFacts(ix, anchors);
+    const g0 = c.posts[0]!;
+    const flat = (t: string) => t.replace(/\s+/g, ' ');
+    for (const i of order) {
+      if (mains.length >= MAIN_LISTS_PER_PAGE) break;
+      const set = pool.sets[i]!;
+      const records = assembleSet(ix, pool, set, undefined);
+      const sig = records.map((r) => `${r.range.start}-${r.range.end}`).join(',');
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      const pagination = findPagination(page, { exclude: records.map((r) => r.range) });
+      const laterPage = pagination.current !== undefined ? pagination.current > 1 : laterPageInUrl(page.url) === true;
+      const cands = mainCandidates(ix, records, facts.dateStarts, set.main);
+      const mf = mainFeatures(ix, records, cands, facts, { laterPage });
+      const texts = records.map((r) => recordText(ix, r));
+      const bags = texts.map(bagOf);
+      const options = mf.map((f, k) => {
+        if (k === 0) return { f, q: gold.quality(texts, bags, false).q + 1e-3 };
+        // (Assembled as the splitter would: a header-only "main" merges into the first floor.)
+        const all = assembleSet(ix, pool, set, cands[k - 1]!.record).map((r) => recordText(ix, r));
+        const t = all[0]!;
+        const b = bagOf(t);
+        let q = gold.quality(all, all.map(bagOf), false).q;
+        // A block that is not the main post only shifts the floors into line: it counts for little.
+        if (!gold.holds(t, b, 0)) q -= 0.5;
+        // Among blocks that hold the main post: the one with its author and date, and none of the
+        // replies' text.
+        if (g0.author && flat(t).includes(flat(g0.author))) q += 0.01;
+        if (g0.datetime && flat(t).includes(flat(g0.datetime))) q += 0.01;
+        if (gold.posts.slice(1).some((_, j) => gold.sizes[j + 1]! >= 5 && gold.holds(t, b, j + 1))) q -= 0.05;
+        return { f, q };
+      });
+      mains.push({ cands: options, rule: cands.findIndex((m) => m.rule) + 1, list: set.key });
+    }
+    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule, mains });
     if (log) process.stderr.write('.');
   }
   if (log) process.stderr.write('\n');
@@ -90,7 +165,7 @@ export function collect(cases: Case[], log = false): PageData[] {
 }
 
 /** Softmax ranker over each page's candidates. */
-export function fitRanker(pages: Candidate[][], groups: string[], rules: number[] = []): Scorer {
+export function fitRanker(pages: Candidate[][], groups: string[], rules: number[] = [], pageWeights: number[] = []): Scorer {
   // Vocabulary: features seen on pages of enough sites.
   const sitesOf = new Map<string, Set<string>>();
   pages.forEach((cs, p) => {
@@ -107,12 +182,12 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
   const data = pages
     .map((cs, p) => {
       const best = Math.max(...cs.map((c) => c.q));
-      if (cs.length < 2 || best < MIN_BEST_QUALITY || cs.every((c) => c.q === best)) return undefined;
+      if (cs.length < 2 || cs.every((c) => c.q === best)) return undefined;
       // Where the rules' list is among the best, it is the target: ties are the rules' to break.
       const r = rules[p] ?? -1;
       const t = r >= 0 && cs[r]!.q >= best - 1e-9 ? cs.map((_, i) => (i === r ? 1 : 0)) : cs.map((c) => Math.exp(SHARPNESS * (c.q - best)));
       const z = t.reduce((a, b) => a + b, 0);
-      return { xs: cs.map((c) => [...c.f].filter(([k]) => idx.has(k)).map(([k, v]) => [idx.get(k)!, v] as [number, number])), t: t.map((x) => x / z) };
+      return { xs: cs.map((c) => [...c.f].filter(([k]) => idx.has(k)).map(([k, v]) => [idx.get(k)!, v] as [number, number])), t: t.map((x) => x / z), w: pageWeights[p] ?? 1 };
     })
     .filter((x): x is NonNullable<typeof x> => !!x);
   // Flat arrays: one fold fits in a few hundred milliseconds.
@@ -124,6 +199,7 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
     ix: Int32Array.from(d.xs.flatMap((x) => x.map(([i]) => i))),
     v: Float64Array.from(d.xs.flatMap((x) => x.map(([, v]) => v))),
     t: Float64Array.from(d.t),
+    w: d.w,
   }));
   const touched = new Int32Array(vocab.length);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
@@ -141,7 +217,7 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
       for (let c = 0; c < n; c++) sum += (zs[c] = Math.exp(zs[c]! - m));
       let nt = 0;
       for (let c = 0; c < n; c++) {
-        const diff = zs[c]! / sum - d.t[c]!;
+        const diff = d.w * (zs[c]! / sum - d.t[c]!);
         for (let k = d.off[c]!; k < d.off[c + 1]!; k++) {
           const i = d.ix[k]!;
           if (!grad[i]) touched[nt++] = i;
@@ -164,19 +240,28 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
   return { weights };
 }
 
-function pick(s: Scorer, cs: Candidate[]): number {
-  let best = -1;
-  let bz = -Infinity;
-  cs.forEach((c, i) => {
-    let z = s.bias ?? 0;
-    for (const [k, v] of c.f) z += (s.weights[k] ?? 0) * v;
-    if (z > bz) [best, bz] = [i, z];
-  });
-  return best;
+function scoreOf(s: Scorer, f: Features): number {
+  let z = s.bias ?? 0;
+  for (const [k, v] of f) z += (s.weights[k] ?? 0) * v;
+  return z;
 }
 
+function pick(s: Scorer, cs: Candidate[], rule = -1): number {
+  return decide(s, cs.map((c) => c.f), rule);
+}
+
+/** Margins by which a scorer's pick must beat the rules' option (bench: `--margins`). */
+export const LIST_MARGIN = Number(process.env.LIST_MARGIN ?? 0.5);
+export const MAIN_MARGIN = Number(process.env.MAIN_MARGIN ?? 1);
+
 export function fitModel(data: PageData[], trainedOn: string): FloorModel {
-  return { format: 'gleaner-floors-1', sets: fitRanker(data.map((d) => d.lists), data.map((d) => d.group), data.map((d) => d.rule)), trainedOn };
+  const ex = data.flatMap((d) => d.mains.map((m) => ({ m, group: d.group, w: 1 / d.mains.length })));
+  return {
+    format: 'gleaner-floors-1',
+    sets: { ...fitRanker(data.map((d) => d.lists), data.map((d) => d.group), data.map((d) => d.rule)), margin: LIST_MARGIN },
+    main: { ...fitRanker(ex.map((x) => x.m.cands), ex.map((x) => x.group), ex.map((x) => x.m.rule), ex.map((x) => x.w)), margin: MAIN_MARGIN },
+    trainedOn,
+  };
 }
 
 /** The model fitted without one site group (for the bench's leave-site-out runs). */
@@ -198,31 +283,58 @@ async function main(): Promise<void> {
   const cache = opt('--cache');
   let data: PageData[];
   if (cache && existsSync(cache)) {
-    data = (JSON.parse(readFileSync(cache, 'utf8')) as Array<PageData & { lists: Array<{ f: Array<[string, number]>; q: number }> }>).map((d) => ({ ...d, lists: d.lists.map((c) => ({ f: new Map(c.f), q: c.q })) }));
+    type Raw = Array<{ f: Array<[string, number]>; q: number }>;
+    const back = (cs: Raw) => cs.map((c) => ({ f: new Map(c.f), q: c.q }));
+    type RawPage = Omit<PageData, 'lists' | 'mains'> & { lists: Raw; mains: Array<Omit<MainExample, 'cands'> & { cands: Raw }> };
+    data = (JSON.parse(readFileSync(cache, 'utf8')) as RawPage[]).map((d) => ({ ...d, lists: back(d.lists), mains: d.mains.map((m) => ({ ...m, cands: back(m.cands) })) }));
   } else {
     data = collect(cases, true);
-    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, lists: d.lists.map((c) => ({ f: [...c.f], q: c.q })) }))));
+    const raw = (cs: Candidate[]) => cs.map((c) => ({ f: [...c.f], q: c.q }));
+    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, lists: raw(d.lists), mains: d.mains.map((m) => ({ ...m, cands: raw(m.cands) })) }))));
   }
   const groups = [...new Set(data.map((d) => d.group))];
-  // Held out: each site group scored by the model fitted on the others.
-  const held = new Map<string, number>();
+  // Held out: each site group scored by the models fitted on the others. The main-post stage is
+  // scored on the list the held-out list scorer picks (when that list is one it was labelled on).
+  const held = new Map<string, { list: number; main?: number; mainRule?: number; mainBest?: number }>();
   for (const g of groups) {
     const m = foldModel(data, g);
-    for (const d of data.filter((x) => x.group === g)) held.set(d.id, d.lists[pick(m.sets!, d.lists)]?.q ?? 0);
+    for (const d of data.filter((x) => x.group === g)) {
+      const k = pick(m.sets!, d.lists, d.rule);
+      const ex = d.mains[0] && k === d.rule ? d.mains.find((e) => e.list === d.mains[0]!.list) : undefined;
+      const h: { list: number; main?: number; mainRule?: number; mainBest?: number } = { list: d.lists[k]?.q ?? 0 };
+      const mx = d.mains.find((e) => e.cands.length) ;
+      const e = ex ?? mx;
+      if (e) {
+        const j = pick(m.main!, e.cands, e.rule);
+        const clip = (x: number) => Math.min(1, Math.max(0, x));
+        h.main = clip(e.cands[j]!.q);
+        h.mainRule = clip(e.cands[e.rule]!.q);
+        h.mainBest = clip(Math.max(...e.cands.map((c) => c.q)));
+        if (process.env.MAIN_DEBUG && h.mainBest - h.main > 0.02) {
+          const best = e.cands.reduce((a, c, i) => (c.q > e.cands[a]!.q ? i : a), 0);
+          const show = (i: number) => `#${i} q=${e.cands[i]!.q.toFixed(2)} z=${scoreOf(m.main!, e.cands[i]!.f).toFixed(2)} ${[...e.cands[i]!.f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`;
+          console.log(`${d.id} [${e.list}]\n  picked ${show(j)}\n  best   ${show(best)}`);
+        }
+      }
+      held.set(d.id, h);
+    }
   }
   const rows: string[] = [];
   for (const set of [...TRAINING_SETS, 'all'] as const) {
     const ds = data.filter((d) => set === 'all' || d.set === set);
     const rule = mean(ds.map((d) => d.lists[d.rule]?.q ?? 0));
     const oracle = mean(ds.map((d) => Math.max(0, ...d.lists.map((c) => c.q))));
-    const lso = mean(ds.map((d) => held.get(d.id)!));
+    const lso = mean(ds.map((d) => held.get(d.id)!.list));
     rows.push(`${set.padEnd(13)} pages ${String(ds.length).padStart(3)}  list quality: rules ${rule.toFixed(3)}  model (leave-site-out) ${lso.toFixed(3)}  best candidate ${oracle.toFixed(3)}`);
+    const dm = ds.map((d) => held.get(d.id)!).filter((h) => h.main !== undefined);
+    rows.push(`${''.padEnd(13)} pages ${String(dm.length).padStart(3)}  with main post: rules ${mean(dm.map((h) => h.mainRule!)).toFixed(3)}  model (leave-site-out) ${mean(dm.map((h) => h.main!)).toFixed(3)}  best candidate ${mean(dm.map((h) => h.mainBest!)).toFixed(3)}`);
   }
   console.log(rows.join('\n'));
   if (verbose) for (const d of data) {
     const h = held.get(d.id)!;
     const r = d.lists[d.rule]?.q ?? 0;
-    if (Math.abs(h - r) > 1e-9) console.log(`  ${d.id}: rules ${r.toFixed(2)} -> model ${h.toFixed(2)} (best ${Math.max(0, ...d.lists.map((c) => c.q)).toFixed(2)})`);
+    if (Math.abs(h.list - r) > 1e-9) console.log(`  ${d.id}: rules ${r.toFixed(2)} -> model ${h.list.toFixed(2)} (best ${Math.max(0, ...d.lists.map((c) => c.q)).toFixed(2)})`);
+    if (h.main !== undefined && (Math.abs(h.main - h.mainRule!) > 0.02 || h.mainBest! - h.main > 0.02)) console.log(`  ${d.id}: main rules ${h.mainRule!.toFixed(2)} -> model ${h.main.toFixed(2)} (best ${h.mainBest!.toFixed(2)})`);
   }
   const model = fitModel(data, `${data.length} pages of ${groups.length} sites (${TRAINING_SETS.join(', ')}); list quality leave-site-out: ${rows.at(-1)!.replace(/\s+/g, ' ')}`);
   if (!args.includes('--no-write')) {

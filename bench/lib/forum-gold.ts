@@ -89,11 +89,13 @@ export class GoldThread {
   /**
    * Positional quality of a list of records (the bench's alignment: record i against gold post i),
    * as the share of aligned pairs where the record holds its post over max(records, posts). With
-   * `shift`, the best of no shift and a shift by one at the start on either side (a main post
-   * missing or added: the main-post stage's business, not the list's).
+   * `shift`, the better of no shift and the list aligned from the second post (the main post
+   * missing: the main-post stage's business, not the list's).
    */
   quality(texts: string[], bags: Bag[], shift = false): { q: number; offset: [number, number]; held: boolean[] } {
-    const offsets: Array<[number, number]> = shift ? [[0, 0], [1, 0], [0, 1]] : [[0, 0]];
+    // (A list may lack the main post — gold shifted by one — but a record before the posts that
+    // does not hold the main post is a record too many.)
+    const offsets: Array<[number, number]> = shift ? [[0, 0], [0, 1]] : [[0, 0]];
     let best = { q: -1, offset: [0, 0] as [number, number], held: [] as boolean[] };
     for (const [a, b] of offsets) {
       const n = texts.length - a;

@@ -45,7 +45,7 @@ export const MAX_AUTHOR_LENGTH = 60;
 
 /** Profile links on boards: phpBB viewprofile, vBulletin member.php?u=, XenForo /members/,
  * Discourse /u/, Discuz! space-uid / home.php?mod=space&uid=, Tieba /home/main?un=, IPB /profile/. */
-export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=viewprofile|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/author\/|\/benutzer|\/mitglied|\/membre|\/community\/mitglieder|\/personal_pages\/|user-dashboard|action=profile)/i;
+export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=viewprofile|viewprofile|\/users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/author\/|\/benutzer|\/mitglied|\/membre|\/community\/mitglieder|\/personal_pages\/|user-dashboard|action=profile)/i;
 /** Class/id/itemprop words of author name holders. */
 const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nickname|authi|\bname\b|\buser\b|userinfo|postprofile|member)/i;
 /** Quoted posts: kept inside their floor, but never the source of the floor's own author or date. */

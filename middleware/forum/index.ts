@@ -30,10 +30,9 @@ import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import type { PostRecord } from './dom.js';
-import { chooseRecords } from './choose.js';
+import { chooseRecords, isLaterPage } from './choose.js';
 import { floorModel, type FloorModel } from './model.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, cutTemplateSignatures, peakContent } from './fields.js';
-import { findPagination, laterPageInUrl } from '../pagination/index.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadTitle } from './title.js';
 
@@ -132,14 +131,13 @@ export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' |
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const { anchors, ix } = analysePage(page, options);
   const model = options.model === null ? undefined : (options.model ?? floorModel());
-  const { records } = chooseRecords(ix, anchors, options.layouts, model);
+  const { records, pagination } = chooseRecords(ix, anchors, options.layouts, model);
   if (!records.length) return null;
 
   const posts = readFloors(ix, records, anchors);
-  const pagination = findPagination(page, { exclude: records.map((r) => r.range) });
   // The first floor is the thread's main post only on the thread's first page: the pagination
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
-  const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;
+  const firstPage = !isLaterPage(page, pagination);
   posts.forEach((p, i) => (p.isMain = p.floor !== undefined ? p.floor === 1 : i === 0 && firstPage));
   // Replies inside floors (comments under an answer, 楼中楼): read as floors of their own, by the
   // same position votes across all of them, then handed back to their floor.

@@ -20,6 +20,9 @@ export type Features = Map<string, number>;
 export interface Scorer {
   weights: Record<string, number>;
   bias?: number;
+  /** The rules' option stands unless another scores at least this much higher (trained models
+   * depart from the rules only on clear evidence). */
+  margin?: number;
 }
 
 export interface FloorModel {
@@ -38,15 +41,26 @@ export function score(s: Scorer, f: Features): number {
   return z;
 }
 
-/** Index of the highest-scoring candidate (the first on ties); -1 for none. */
-export function argmax(s: Scorer, fs: readonly Features[]): number {
+/** Index of the highest-scoring candidate (the first on ties; `undefined` entries are not
+ * offered); -1 for none. */
+export function argmax(s: Scorer, fs: ReadonlyArray<Features | undefined>): number {
   let best = -1;
   let bz = -Infinity;
   fs.forEach((f, i) => {
+    if (!f) return;
     const z = score(s, f);
     if (z > bz) [best, bz] = [i, z];
   });
   return best;
+}
+
+/** The scorer's choice where the rules chose `rule` (an index into `fs`, -1 for no choice): the
+ * best candidate if it beats the rules' by the scorer's margin, else the rules' own. */
+export function decide(s: Scorer, fs: ReadonlyArray<Features | undefined>, rule: number): number {
+  const k = argmax(s, fs);
+  const r = rule >= 0 ? fs[rule] : undefined;
+  if (k < 0 || k === rule || !r || !s.margin) return k;
+  return score(s, fs[k]!) - score(s, r) >= s.margin ? k : rule;
 }
 
 const MODEL_PATH = fileURLToPath(new URL('./floor-model.json', import.meta.url));

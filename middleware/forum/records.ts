@@ -590,8 +590,54 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
     }
     if (main) extra.push({ roots: [main], range: rangeOf(ix, main), via: records[0]!.via });
   }
-  if (!extra.length) return records;
-  return [...records, ...extra].sort((a, b) => a.range.start - b.range.start);
+  // A post is shown once: an element of the template elsewhere whose text is a record's own is a
+  // copy (a "most liked replies" box above the replies), not another floor.
+  const texts = new Set(records.map((r) => recordKey(ix, r.range)));
+  const fresh = extra.filter((x) => !texts.has(recordKey(ix, x.range)));
+  if (!fresh.length) return records;
+  return [...records, ...fresh].sort((a, b) => a.range.start - b.range.start);
+}
+
+/** A record this long (characters of its text key) is told apart from another by its text. */
+const COPY_MIN_CHARS = 16;
+
+/**
+ * A post is shown once: of records with the very same text (name, time and words), a box of
+ * "most liked replies" repeats some of the floors. The copies outside the parent that holds most
+ * of the records go when one of them is in it (two copies in the stream are a post sent twice).
+ */
+function dropCopies(ix: ThreadIndex, records: PostRecord[]): PostRecord[] {
+  if (records.length < 3) return records;
+  const keys = records.map((r) => recordKey(ix, r.range));
+  const byKey = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    if (k.length < COPY_MIN_CHARS) return;
+    let arr = byKey.get(k);
+    if (!arr) byKey.set(k, (arr = []));
+    arr.push(i);
+  });
+  const parents = new Map<AnyNode | null, number>();
+  for (const r of records) {
+    const p = r.roots[0]?.parent ?? null;
+    parents.set(p, (parents.get(p) ?? 0) + 1);
+  }
+  let major: AnyNode | null = null;
+  let n = 0;
+  for (const [p, c] of parents) if (c > n) [major, n] = [p, c];
+  const drop = new Set<number>();
+  for (const idx of byKey.values()) {
+    if (idx.length < 2) continue;
+    // Copies side by side in the stream are a post sent twice (both are floors of the thread).
+    const inStream = idx.filter((i) => records[i]!.roots[0]?.parent === major);
+    if (!inStream.length || inStream.length === idx.length) continue;
+    for (const i of idx) if (!inStream.includes(i)) drop.add(i);
+  }
+  return drop.size ? records.filter((_, i) => !drop.has(i)) : records;
+}
+
+/** A record's text as a key for finding copies (whitespace-free). */
+function recordKey(ix: ThreadIndex, r: Range): string {
+  return segmentsIn(ix, r).map((s) => s.text.replace(/\s+/g, '')).join('|');
 }
 
 /** Whether a range nests in or around one of the sorted, disjoint ranges (binary search). */
@@ -899,7 +945,7 @@ export function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
 }
 
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
-const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
 /** A member profile link; a login or sign-up link under `/user/` is nobody's. */
 function isMemberHref(href: string): boolean {
   return MEMBER_HREF.test(href) && !LOGIN_HREF.test(href.split('?')[0]!);
@@ -976,7 +1022,7 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
  */
 export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main: PostRecord | undefined = set.main): PostRecord[] {
   const fresh = (r: PostRecord): PostRecord => ({ roots: r.roots, range: r.range, via: r.via });
-  const all = mergeHeaderRows(ix, (main ? [main, ...set.records] : set.records).map(fresh), pool.ownText);
+  const all = mergeHeaderRows(ix, dropCopies(ix, (main ? [main, ...set.records] : set.records).map(fresh)), pool.ownText);
   attachReplies(all, set.replies);
   for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
   return all;

@@ -9,7 +9,7 @@
  */
 import { Element } from 'domhandler';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type ThreadIndex, type Range, lowerBound, nonLinkChars, punctMarks, rangeOf, chars } from './dom.js';
+import { type ThreadIndex, lowerBound, nonLinkChars, punctMarks, chars } from './dom.js';
 import { datedCount, holdsThreadTitle, type RecordSet, type SetPool } from './records.js';
 import type { Features } from './model.js';
 
@@ -143,9 +143,10 @@ export function setFeatures(ix: ThreadIndex, pool: SetPool, facts: PageFacts): F
   });
 }
 
-/** The range between two records (for callers measuring gaps). */
-export function between(a: PostRecord, b: PostRecord): Range {
-  return { start: a.range.end + 1, end: b.range.start - 1 };
+/** Features of "no list is the floors" (the page is not a thread, or none of its lists is). */
+export function noListFeatures(pool: SetPool): Features {
+  const f: Features = new Map([['none', 1]]);
+  if (!pool.sets.some((s) => s.rule)) f.set('none:noRule', 1);
+  f.set('none:pool', log(pool.sets.length, 3));
+  return f;
 }
-
-export { rangeOf };
