@@ -20,15 +20,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createPage } from '../src/core/page.js';
-import { analysePage, extractForumDebug } from '../middleware/forum/index.js';
+import { analysePage, extractForumDebug, floorParts } from '../middleware/forum/index.js';
+import { lineCandidates } from '../middleware/forum/line-features.js';
+import type { Page } from '../src/core/page.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from '../middleware/forum/layout.js';
 import { assembleSet, recordSets } from '../middleware/forum/records.js';
 import { noListFeatures, pageFacts, setFeatures } from '../middleware/forum/set-features.js';
 import { mainCandidates, mainFeatures } from '../middleware/forum/main-post.js';
 import { findPagination, laterPageInUrl } from '../middleware/pagination/index.js';
-import { decide, type Features, type FloorModel, type Scorer } from '../middleware/forum/model.js';
+import { decide, floorModel, score, type Features, type FloorModel, type Scorer } from '../middleware/forum/model.js';
 import { GoldThread, bagOf, recordText } from './lib/forum-gold.js';
-import { loadCases, type Case, type SetName } from './forums.js';
+import { loadCases, textSimilarity, type Case, type SetName } from './forums.js';
 
 /** A feature must occur on pages of this many sites. */
 export const MIN_FEATURE_SITES = Number(process.env.MFS ?? 5);
@@ -76,6 +78,17 @@ export interface PageData {
   /** The main-post stage on the lists that match the replies: "none" (0) and the candidates,
    * with the strict positional quality each gives the list; the rules' option. */
   mains: MainExample[];
+  /** The line stage: the floors of the page as split (with the model in use), aligned to gold. */
+  posts: LinePost[];
+}
+
+/** A floor aligned with its gold post: its candidate lines (features, text, the rules' verdict,
+ * whether a quote, and the label: the line is in the post's gold text). */
+export interface LinePost {
+  gold: string;
+  /** The set's gold keeps quoted passages in the post's text (WEB-FORUM-52). */
+  quotesKept: boolean;
+  lines: Array<{ f: Features; text: string; rule: boolean; quote: boolean; y: boolean }>;
 }
 
 export interface MainExample {
@@ -157,11 +170,91 @@ export function collect(cases: Case[], log = false): PageData[] {
       });
       mains.push({ cands: options, rule: cands.findIndex((m) => m.rule) + 1, list: set.key });
     }
-    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule, mains });
+    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule, mains, posts: linePosts(page, c, gold) });
     if (log) process.stderr.write('.');
   }
   if (log) process.stderr.write('\n');
   return out;
+}
+
+const squash = (t: string) => t.replace(/\s+/g, '');
+
+/** The line stage's examples of a page: its floors as the splitter finds them (lists and main
+ * post by the model in use, lines left to the rules), aligned by position with the gold posts. */
+function linePosts(page: Page, c: Case, gold: GoldThread): LinePost[] {
+  const r = extractForumDebug(page, { model: floorModel() ?? null });
+  if (!r) return [];
+  const { ix, anchors } = analysePage(page);
+  // (Floors read from a <noscript> copy are not this page's.)
+  if (r.records.some((x) => x.roots[0] && page.indexOf(x.roots[0]) < 0)) return [];
+  const parts = floorParts(ix, r.records, anchors);
+  const cands = lineCandidates(ix, r.records, parts.content, parts.ruleLines, parts.dates, parts.authors);
+  const out: LinePost[] = [];
+  r.records.forEach((rec, i) => {
+    const g = gold.posts[i];
+    if (!g || !parts.content[i]?.length) return;
+    const t = recordText(ix, rec);
+    if (!gold.holds(t, bagOf(t), i)) return;
+    const goldFlat = squash(g.text ?? '');
+    out.push({
+      gold: g.text ?? '',
+      quotesKept: c.quotes === 'kept',
+      lines: cands[i]!.map((l) => {
+        const text = ix.segments[l.line.k]!.text;
+        return { f: l.f, text, rule: l.rule, quote: l.f.has('quote'), y: !!squash(text) && goldFlat.includes(squash(text)) };
+      }),
+    });
+  });
+  return out;
+}
+
+/** Binary logistic regression (AdaGrad, L2; features of too few sites dropped). */
+export function fitLogistic(examples: Array<{ f: Features; y: boolean; w: number; group: string }>): Scorer {
+  const sitesOf = new Map<string, Set<string>>();
+  for (const e of examples) for (const k of e.f.keys()) {
+    let set = sitesOf.get(k);
+    if (!set) sitesOf.set(k, (set = new Set()));
+    set.add(e.group);
+  }
+  const vocab = [...sitesOf].filter(([k, set]) => !/^(cls|anc):/.test(k) || set.size >= MIN_FEATURE_SITES).map(([k]) => k).sort();
+  const idx = new Map(vocab.map((k, i) => [k, i]));
+  const w = new Float64Array(vocab.length);
+  const g2 = new Float64Array(vocab.length).fill(1e-8);
+  let b = 0;
+  let gb = 1e-8;
+  // The rules' verdict is fitted without penalty (the scorer departs from it on evidence).
+  const free = idx.get(UNPENALISED) ?? -1;
+  const xs = examples.map((e) => ({ ix: Int32Array.from([...e.f.keys()].filter((k) => idx.has(k)).map((k) => idx.get(k)!)), v: Float64Array.from([...e.f].filter(([k]) => idx.has(k)).map(([, v]) => v)), y: e.y ? 1 : 0, w: e.w }));
+  for (let epoch = 0; epoch < LINE_EPOCHS; epoch++) {
+    for (const x of xs) {
+      let z = b;
+      for (let k = 0; k < x.ix.length; k++) z += w[x.ix[k]!]! * x.v[k]!;
+      const g = x.w * (1 / (1 + Math.exp(-z)) - x.y);
+      gb += g * g;
+      b -= (STEP * g) / Math.sqrt(gb);
+      for (let k = 0; k < x.ix.length; k++) {
+        const i = x.ix[k]!;
+        const gi = g * x.v[k]! + (i === free ? 0 : L2 * x.w * w[i]!);
+        g2[i] = g2[i]! + gi * gi;
+        w[i] = w[i]! - (STEP * gi) / Math.sqrt(g2[i]!);
+      }
+    }
+  }
+  const weights: Record<string, number> = {};
+  vocab.forEach((k, i) => {
+    if (Math.abs(w[i]!) > 1e-6) weights[k] = Number(w[i]!.toFixed(5));
+  });
+  return { weights, bias: Number(b.toFixed(5)) };
+}
+const LINE_EPOCHS = Number(process.env.LINE_EPOCHS ?? 8);
+
+/** Line examples of pages: quoted lines left out (the sets' gold disagree on quotes; the rules
+ * keep them as they find them), each page weighing alike. */
+function lineExamples(data: PageData[]): Array<{ f: Features; y: boolean; w: number; group: string }> {
+  return data.flatMap((d) => {
+    const ls = d.posts.flatMap((p) => p.lines.filter((l) => !l.quote));
+    return ls.map((l) => ({ f: l.f, y: l.y, w: 1 / Math.sqrt(ls.length), group: d.group }));
+  });
 }
 
 /** Softmax ranker over each page's candidates. */
@@ -253,6 +346,9 @@ function pick(s: Scorer, cs: Candidate[], rule = -1): number {
 /** Margins by which a scorer's pick must beat the rules' option (bench: `--margins`). */
 export const LIST_MARGIN = Number(process.env.LIST_MARGIN ?? 0.5);
 export const MAIN_MARGIN = Number(process.env.MAIN_MARGIN ?? 1);
+/** A line the rules read is dropped below LINE_DROP; one they did not read is added above LINE_ADD. */
+export const LINE_DROP = Number(process.env.LINE_DROP ?? 0.4);
+export const LINE_ADD = Number(process.env.LINE_ADD ?? 0.6);
 
 export function fitModel(data: PageData[], trainedOn: string): FloorModel {
   const ex = data.flatMap((d) => d.mains.map((m) => ({ m, group: d.group, w: 1 / d.mains.length })));
@@ -260,6 +356,7 @@ export function fitModel(data: PageData[], trainedOn: string): FloorModel {
     format: 'gleaner-floors-1',
     sets: { ...fitRanker(data.map((d) => d.lists), data.map((d) => d.group), data.map((d) => d.rule)), margin: LIST_MARGIN },
     main: { ...fitRanker(ex.map((x) => x.m.cands), ex.map((x) => x.group), ex.map((x) => x.m.rule), ex.map((x) => x.w)), margin: MAIN_MARGIN },
+    lines: { ...fitLogistic(lineExamples(data)), drop: LINE_DROP, add: LINE_ADD },
     trainedOn,
   };
 }
@@ -285,14 +382,22 @@ async function main(): Promise<void> {
   if (cache && existsSync(cache)) {
     type Raw = Array<{ f: Array<[string, number]>; q: number }>;
     const back = (cs: Raw) => cs.map((c) => ({ f: new Map(c.f), q: c.q }));
-    type RawPage = Omit<PageData, 'lists' | 'mains'> & { lists: Raw; mains: Array<Omit<MainExample, 'cands'> & { cands: Raw }> };
-    data = (JSON.parse(readFileSync(cache, 'utf8')) as RawPage[]).map((d) => ({ ...d, lists: back(d.lists), mains: d.mains.map((m) => ({ ...m, cands: back(m.cands) })) }));
+    type RawPost = Omit<LinePost, 'lines'> & { lines: Array<Omit<LinePost['lines'][number], 'f'> & { f: Array<[string, number]> }> };
+    type RawPage = Omit<PageData, 'lists' | 'mains' | 'posts'> & { lists: Raw; mains: Array<Omit<MainExample, 'cands'> & { cands: Raw }>; posts: RawPost[] };
+    data = (JSON.parse(readFileSync(cache, 'utf8')) as RawPage[]).map((d) => ({
+      ...d,
+      lists: back(d.lists),
+      mains: d.mains.map((m) => ({ ...m, cands: back(m.cands) })),
+      posts: d.posts.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, f: new Map(l.f) })) })),
+    }));
   } else {
     data = collect(cases, true);
     const raw = (cs: Candidate[]) => cs.map((c) => ({ f: [...c.f], q: c.q }));
-    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, lists: raw(d.lists), mains: d.mains.map((m) => ({ ...m, cands: raw(m.cands) })) }))));
+    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, lists: raw(d.lists), mains: d.mains.map((m) => ({ ...m, cands: raw(m.cands) })), posts: d.posts.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, f: [...l.f] })) })) }))));
   }
   const groups = [...new Set(data.map((d) => d.group))];
+  // (--no-eval: fit and write the shipped model only.)
+  if (args.includes('--no-eval')) groups.length = 0;
   // Held out: each site group scored by the models fitted on the others. The main-post stage is
   // scored on the list the held-out list scorer picks (when that list is one it was labelled on).
   const held = new Map<string, { list: number; main?: number; mainRule?: number; mainBest?: number }>();
@@ -319,6 +424,28 @@ async function main(): Promise<void> {
       held.set(d.id, h);
     }
   }
+  // The line stage: share of aligned floors whose text matches the gold (similarity ≥ 0.95), with
+  // the rules' lines and with the held-out line scorer's.
+  const GRID = [[0.5, 0.5], [0.3, 0.7], [0.2, 0.8], [0.1, 0.9], [0.3, 0.9], [0.1, 0.7], [0.4, 0.6]] as const;
+  const lineHeld = new Map<string, { rule: number; model: number[]; n: number }>();
+  for (const g of groups) {
+    const m = foldModel(data, g);
+    for (const d of data.filter((x) => x.group === g)) {
+      let rule = 0;
+      const model = GRID.map(() => 0);
+      for (const p of d.posts) {
+        const probs = p.lines.map((l) => 1 / (1 + Math.exp(-score(m.lines!, l.f))));
+        const text = (keep: (l: LinePost['lines'][number], i: number) => boolean) => p.lines.filter((l, i) => (l.quote ? p.quotesKept && l.rule : keep(l, i))).map((l) => l.text).join('\n');
+        if (textSimilarity(text((l) => l.rule), p.gold) >= 0.95) rule++;
+        GRID.forEach(([drop, add], gi) => {
+          if (textSimilarity(text((l, i) => (l.rule ? probs[i]! >= drop : probs[i]! > add)), p.gold) >= 0.95) model[gi]!++;
+        });
+      }
+      const n = d.posts.length;
+      lineHeld.set(d.id, { rule: n ? rule / n : NaN, model: model.map((x) => (n ? x / n : NaN)), n });
+      if (verbose && model[model.length - 1] !== rule) console.log(`  ${d.id}: floor text rules ${rule}/${n} -> model ${model[model.length - 1]}/${n}`);
+    }
+  }
   const rows: string[] = [];
   for (const set of [...TRAINING_SETS, 'all'] as const) {
     const ds = data.filter((d) => set === 'all' || d.set === set);
@@ -327,6 +454,8 @@ async function main(): Promise<void> {
     const lso = mean(ds.map((d) => held.get(d.id)!.list));
     rows.push(`${set.padEnd(13)} pages ${String(ds.length).padStart(3)}  list quality: rules ${rule.toFixed(3)}  model (leave-site-out) ${lso.toFixed(3)}  best candidate ${oracle.toFixed(3)}`);
     const dm = ds.map((d) => held.get(d.id)!).filter((h) => h.main !== undefined);
+    const lh = ds.map((d) => lineHeld.get(d.id)!).filter((h) => h.n);
+    rows.push(`${''.padEnd(13)} pages ${String(lh.length).padStart(3)}  floor text (aligned floors, per page): rules ${mean(lh.map((h) => h.rule)).toFixed(3)}  model (leave-site-out, drop/add thresholds) ${GRID.map(([a, b], gi) => `${a}/${b} ${mean(lh.map((h) => h.model[gi]!)).toFixed(3)}`).join(', ')}`);
     rows.push(`${''.padEnd(13)} pages ${String(dm.length).padStart(3)}  with main post: rules ${mean(dm.map((h) => h.mainRule!)).toFixed(3)}  model (leave-site-out) ${mean(dm.map((h) => h.main!)).toFixed(3)}  best candidate ${mean(dm.map((h) => h.mainBest!)).toFixed(3)}`);
   }
   console.log(rows.join('\n'));

@@ -51,13 +51,13 @@ const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nick
 /** Quoted posts: kept inside their floor, but never the source of the floor's own author or date. */
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
 /** Link texts that are actions, not content. */
-const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
+export const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
 /** A signature delimiter line. */
 const SIGNATURE_RULE = /^(_{5,}|-{5,}|-- ?)$/;
 /** Signatures are a few lines (boards cap them around 250–500 characters). */
 const MAX_SIGNATURE_LENGTH = 300;
 /** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
-const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
+export const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
 const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
 /** The same labels inside a header line, glued to their neighbours by inline markup. */
@@ -123,7 +123,7 @@ function attrText(el: Element): string {
   return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.itemprop ?? ''}`;
 }
 
-function inQuote(el: AnyNode, root: AnyNode | null): boolean {
+export function inQuote(el: AnyNode, root: AnyNode | null): boolean {
   return hasAncestor(el, root, (e) => e.name === 'blockquote' || QUOTE_HINT.test(attrText(e)));
 }
 
@@ -394,11 +394,48 @@ function quoteBlockOf(ix: ThreadIndex, el: AnyNode, root: Element, rootChars: nu
   return found;
 }
 
-/** Plain text of content elements: paragraphs joined by "\n", noise removed. Lines inside quotes
- * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template)
- * and, one string per quoted passage, to `quotes`. */
-export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>, rec?: PostRecord, quotes?: string[], skip?: ReadonlySet<number>): string {
-  const lines: string[] = [];
+/** A line of a floor: a segment index and the element it is read under (for quotes). */
+export interface FloorLine {
+  /** Index into `ix.segments`. */
+  k: number;
+  /** The content element it was read under (quote blocks are looked for below it). */
+  root: Element;
+}
+
+/** Whether a segment can be a line of a floor's text at all: not in a reply, a form, or hidden. */
+export function readable(ix: ThreadIndex, k: number, root: Element, rec?: PostRecord): boolean {
+  const seg = ix.segments[k]!;
+  if (rec && inReplies(rec, seg.index)) return false;
+  // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
+  if (hasAncestor(seg.element, root, (e) => e.name === 'form')) return false;
+  // Hidden by an inline style: attachment tooltips and menus shown on hover.
+  return !hidden(ix.page, seg.element);
+}
+
+/** The lines the rules read as a floor's text: the segments of its content elements, without
+ * noise (signatures, buttons), action links, counters and the indices in `skip`. */
+export function contentLines(ix: ThreadIndex, els: Element[], rec?: PostRecord, skip?: ReadonlySet<number>): FloorLine[] {
+  const out: FloorLine[] = [];
+  for (const el of els) {
+    const [a, b] = segSpan(ix, rangeOf(ix, el));
+    for (let k = a; k < b; k++) {
+      const seg = ix.segments[k]!;
+      if (ix.noise[k]) continue;
+      if (!readable(ix, k, el, rec)) continue;
+      if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
+      if (COUNTER_LINE.test(seg.text)) continue;
+      if (skip?.has(seg.index)) continue;
+      out.push({ k, root: el });
+    }
+  }
+  return out;
+}
+
+/** Plain text of a floor's lines: one per line, ordered-list numbers shown, a usenet signature
+ * cut. Lines inside quotes are added to `quoted` (the boilerplate filter must not take a
+ * much-quoted post for template) and, one string per quoted passage, to `quotes`. */
+export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<string>, quotes?: string[]): string {
+  const out: string[] = [];
   let block: Element | undefined;
   let blockLines: string[] = [];
   const endBlock = () => {
@@ -406,33 +443,32 @@ export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string
     block = undefined;
     blockLines = [];
   };
-  for (const el of els) {
-    const [a, b] = segSpan(ix, rangeOf(ix, el));
-    const rootChars = chars(ix, rangeOf(ix, el));
-    for (let k = a; k < b; k++) {
-      const seg = ix.segments[k]!;
-      if (ix.noise[k]) continue;
-      if (rec && inReplies(rec, seg.index)) continue;
-      // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
-      if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
-      if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
-      if (COUNTER_LINE.test(seg.text)) continue;
-      if (skip?.has(seg.index)) continue;
-      // Hidden by an inline style: attachment tooltips and menus shown on hover.
-      if (hidden(ix.page, seg.element)) continue;
-      const line = listMarker(ix, seg) + seg.text;
-      lines.push(line);
-      const q = inQuote(seg.element, el) ? quoteBlockOf(ix, seg.element, el, rootChars) : undefined;
-      if (q !== block) endBlock();
-      if (q) {
-        block = q;
-        blockLines.push(line);
-        quoted?.add(line);
-      }
+  const rootChars = new Map<Element, number>();
+  let lastRoot: Element | undefined;
+  for (const { k, root } of lines) {
+    if (root !== lastRoot) endBlock();
+    lastRoot = root;
+    let rc = rootChars.get(root);
+    if (rc === undefined) rootChars.set(root, (rc = chars(ix, rangeOf(ix, root))));
+    const seg = ix.segments[k]!;
+    const line = listMarker(ix, seg) + seg.text;
+    out.push(line);
+    const q = inQuote(seg.element, root) ? quoteBlockOf(ix, seg.element, root, rc) : undefined;
+    if (q !== block) endBlock();
+    if (q) {
+      block = q;
+      blockLines.push(line);
+      quoted?.add(line);
     }
-    endBlock();
   }
-  return cutSignature(lines).join('\n');
+  endBlock();
+  return cutSignature(out).join('\n');
+}
+
+/** Plain text of content elements: paragraphs joined by "\n", noise removed (contentLines, then
+ * linesText). */
+export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>, rec?: PostRecord, quotes?: string[], skip?: ReadonlySet<number>): string {
+  return linesText(ix, contentLines(ix, els, rec, skip), quoted, quotes);
 }
 
 /** Items of an ordered list show their number ("1. Download the installer"), as displayed.

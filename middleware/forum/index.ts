@@ -31,8 +31,9 @@ import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import type { PostRecord } from './dom.js';
 import { chooseRecords, isLaterPage } from './choose.js';
-import { floorModel, type FloorModel } from './model.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, cutTemplateSignatures, peakContent } from './fields.js';
+import { floorModel, score, type FloorModel } from './model.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
+import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadTitle } from './title.js';
 
@@ -104,11 +105,27 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
 
+/**
+ * The floors of a page, computed once per page and set of options (issue 26 item 1): the page-type
+ * classifier's floor signals (signals.ts) and the forum extractor ask the same question of the
+ * same page, and share the answer when their options agree (the page's own time zone, no learned
+ * layout, the model in use). Held in the page's memo; callers must not change what it returns.
+ */
 export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
-  const r = extractFrom(page, options);
-  if (r) return r;
-  const inner = noscriptPage(page);
-  return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(langTag(page)) }) : null;
+  const model = options.model === null ? null : (options.model ?? floorModel());
+  const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
+  const key = `forum:floors:${timezone}|${options.now?.getTime() ?? ''}|${(options.layouts ?? []).map((l) => l.key).join(',')}`;
+  // Per model object (the shipped model, a fold model, none): a map inside the page's memo.
+  const byModel = page.memo(key, () => new Map<FloorModel | null | undefined, ForumDebug | null>());
+  if (byModel.has(model)) return byModel.get(model)!;
+  const resolved: ForumOptions = { ...options, timezone, model };
+  let r = extractFrom(page, resolved);
+  if (!r) {
+    const inner = noscriptPage(page);
+    r = inner ? extractFrom(inner, resolved) : null;
+  }
+  byModel.set(model, r);
+  return r;
 }
 
 /** What the splitter reads a page with: its date anchors and the thread index built on them. */
@@ -130,11 +147,11 @@ export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' |
 
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const { anchors, ix } = analysePage(page, options);
-  const model = options.model === null ? undefined : (options.model ?? floorModel());
+  const model = options.model ?? undefined;
   const { records, pagination } = chooseRecords(ix, anchors, options.layouts, model);
   if (!records.length) return null;
 
-  const posts = readFloors(ix, records, anchors);
+  const posts = readFloors(ix, records, anchors, model);
   // The first floor is the thread's main post only on the thread's first page: the pagination
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
   const firstPage = !isLaterPage(page, pagination);
@@ -143,7 +160,7 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // same position votes across all of them, then handed back to their floor.
   const replyRecs = records.flatMap((r) => r.replies ?? []);
   if (replyRecs.length) {
-    const replies = readFloors(ix, replyRecs, anchors);
+    const replies = readFloors(ix, replyRecs, anchors, model);
     let k = 0;
     records.forEach((r, i) => {
       if (!r.replies?.length) return;
@@ -176,30 +193,62 @@ function isEdgeSegment(ix: ThreadIndex, els: Element[], index: number): boolean 
 const EDIT_NOTICE_MAX = 60;
 
 /** Author, time, content and floor number of each record, by position consistency across them. */
-function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): ForumPost[] {
+/** What the rules read of each floor: its content element, date, author, floor number, and the
+ * lines of its text (with the line indices to leave out: edit notices, a dated signature line). */
+export interface FloorParts {
+  content: Array<Element[] | undefined>;
+  dates: Array<DateAnchor | undefined>;
+  authors: AuthorPick[];
+  floors: Array<number | undefined>;
+  ruleLines: FloorLine[][];
+}
+
+export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): FloorParts {
   const content = contentNodes(ix, records);
   const dates = chooseDates(ix, records, anchors, content);
   const authors = chooseAuthors(ix, records, content, dates);
   const floors = chooseFloors(ix, records, content);
-  const quoted = new Set<string>();
-  const quotes: string[][] = records.map(() => []);
   // Edit notices ("Last edited by X; 12-08-2011", "本帖最后由 X 于 … 编辑"): short lines whose date
   // is an edit time are not what the post says.
   const notices = new Set<number>();
   for (const a of anchors) if (a.edited && !a.marked && (a.line ?? Infinity) <= EDIT_NOTICE_MAX) notices.add(a.index);
+  const ruleLines = records.map((rec, i) => {
+    const els = content[i];
+    if (!els?.length) return [];
+    // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
+    // signature line, not text: a dated label line.
+    const d = dates[i];
+    // Only at the body's end or start, where a signature line sits.
+    const edge = d !== undefined && isEdgeSegment(ix, els, d.index);
+    // …and without a sentence of its own ("路人甲：说得对。 2019-3-1 21:30" is a whole reply).
+    const label = d && edge && !d.marked && d.line !== undefined && d.line - d.text.length <= DATE_LABEL_EXTRA && punctMarks(ix, { start: d.index, end: d.index }) === 0;
+    const skip = label ? new Set([...notices, d!.index]) : notices;
+    return contentLines(ix, els, rec, skip);
+  });
+  return { content, dates, authors, floors, ruleLines };
+}
+
+/** The lines the line scorer keeps: those the rules read unless its probability falls below
+ * `drop`, and those they did not read where it rises above `add`. */
+function keptLines(model: FloorModel, cands: LineCandidate[]): FloorLine[] {
+  const s = model.lines!;
+  return cands
+    .filter((c) => {
+      const p = 1 / (1 + Math.exp(-score(s, c.f)));
+      return c.rule ? p >= (s.drop ?? 0.5) : p > (s.add ?? 0.5);
+    })
+    .map((c) => c.line);
+}
+
+/** Author, time, content and floor number of each record, by position consistency across them;
+ * the text's lines by the floor model's line scorer where there is one. */
+function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], model?: FloorModel): ForumPost[] {
+  const { content, dates, authors, floors, ruleLines } = floorParts(ix, records, anchors);
+  const quoted = new Set<string>();
+  const quotes: string[][] = records.map(() => []);
+  const lines = model?.lines ? lineCandidates(ix, records, content, ruleLines, dates, authors).map((cs) => keptLines(model, cs)) : ruleLines;
   const texts = cutTemplateSignatures(dropBoilerplate(
-    records.map((rec, i) => {
-      const els = content[i];
-      // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
-      // signature line, not text: a dated label line.
-      const d = dates[i];
-      // Only at the body's end or start, where a signature line sits.
-      const edge = !!els?.length && d !== undefined && isEdgeSegment(ix, els, d.index);
-      // …and without a sentence of its own ("路人甲：说得对。 2019-3-1 21:30" is a whole reply).
-      const label = d && edge && !d.marked && d.line !== undefined && d.line - d.text.length <= DATE_LABEL_EXTRA && punctMarks(ix, { start: d.index, end: d.index }) === 0;
-      const skip = label ? new Set([...notices, d!.index]) : notices;
-      return els && els.length ? contentText(ix, els, quoted, rec, quotes[i], skip) : peakContent(ix, rec, dates[i]);
-    }),
+    records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i]) : peakContent(ix, rec, dates[i]))),
     quoted,
   ));
   return records.map((rec, i) => {
