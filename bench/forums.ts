@@ -50,6 +50,7 @@ import type { Item, ForumPost } from '../src/core/item.js';
 import type { MiddlewareSetting } from '../src/core/middleware.js';
 import { extractForum, ownText } from '../middleware/forum/index.js';
 import { FLOOR_MODEL_ENV } from '../middleware/forum/model.js';
+import type { FloorFolds } from './train-floors.js';
 
 /** Text match threshold of the data README. */
 const TEXT_SIMILARITY = 0.95;
@@ -327,6 +328,9 @@ class HeldOutModels {
   private readonly files = new Map<string, string | undefined>();
   private loaded?: { train: typeof import('../middleware/classifier/train.js'); pages: import('../middleware/classifier/train.js').LabelledPage[]; params: import('../middleware/classifier/train.js').SvmParams; mask: boolean[] };
 
+  /** `folds`: the floor models without each site, for the labelled pages' floor signals. */
+  constructor(private readonly folds: FloorFolds) {}
+
   private async load() {
     if (this.loaded) return this.loaded;
     const train = await import('../middleware/classifier/train.js');
@@ -337,7 +341,11 @@ class HeldOutModels {
     process.stderr.write('leave-site-out: reading the labelled pages of the page-type classifier …\n');
     const { TRAINING_SETS } = await import('../middleware/classifier/training-sets.js');
     // The shipped model's training data: the labels file plus the sets labelled by rule.
-    const { pages } = train.loadLabelledPages({ data: dataDir(), sets: TRAINING_SETS });
+    // (Each page's floor signals from the floor model that never saw its site, as bench:classify.)
+    const env = process.env[FLOOR_MODEL_ENV];
+    const { pages } = train.loadLabelledPages({ data: dataDir(), sets: TRAINING_SETS, beforePage: (p) => (process.env[FLOOR_MODEL_ENV] = this.folds.fileFor(p.site)) });
+    if (env === undefined) delete process.env[FLOOR_MODEL_ENV];
+    else process.env[FLOOR_MODEL_ENV] = env;
     this.loaded = { train, pages, params, mask: train.trainMask(pages) };
     return this.loaded;
   }
@@ -373,42 +381,7 @@ class HeldOutModels {
   }
 }
 
-/**
- * Floor models fitted without one site group each (bench/train-floors.ts): in a leave-site-out run
- * every page is split by a model that never saw its site (registrable domain). The labelled pages'
- * features are collected once; each fold is a fit of a few hundred milliseconds. Sites without
- * labelled pages (WCXB's) get the model fitted on all labelled pages, as the shipped one is.
- */
-class HeldOutFloorModels {
-  private readonly dir = mkdtempSync(path.join(tmpdir(), 'gleaner-floor-folds-'));
-  private readonly files = new Map<string, string>();
-  private data?: import('./train-floors.js').PageData[];
-  private train?: typeof import('./train-floors.js');
-
-  async fileFor(site: string): Promise<string> {
-    this.train ??= await import('./train-floors.js');
-    if (!this.data) {
-      process.stderr.write('leave-site-out: collecting the floor model\'s training pages …\n');
-      this.data = this.train.collect(loadCases(this.train.TRAINING_SETS));
-    }
-    const group = this.train.siteGroup(site);
-    const key = this.data.some((d) => d.group === group) ? group : '';
-    let file = this.files.get(key);
-    if (!file) {
-      const model = key ? this.train.foldModel(this.data, key) : this.train.fitModel(this.data, 'all labelled pages');
-      file = path.join(this.dir, `${this.files.size}.json`);
-      writeFileSync(file, JSON.stringify(model));
-      this.files.set(key, file);
-    }
-    return file;
-  }
-
-  dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels, floors?: HeldOutFloorModels): Promise<Map<string, Item>> {
+async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels, floors?: FloorFolds): Promise<Map<string, Item>> {
   const items = new Map<string, Item>();
   const bySite = new Map<string, Case[]>();
   for (const c of cases) {
@@ -419,7 +392,7 @@ async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels, fl
   for (const [site, group] of bySite) {
     const model = o.leaveSiteOut && o.kind === 'auto' && models ? await models.without(site, new Set(group.map((c) => c.id))) : undefined;
     // The floor model the site never trained (the page-type stage's floor signals read it too).
-    if (floors) process.env[FLOOR_MODEL_ENV] = await floors.fileFor(site);
+    if (floors) process.env[FLOOR_MODEL_ENV] = floors.fileFor(site);
     if (!o.leaveSiteOut) {
       // `gleaner extract --batch`: learn from every page of the site, then extract each.
       const ex = new Extractor({ kind: o.kind, middleware: settings(o, model) });
@@ -485,8 +458,9 @@ async function main(): Promise<void> {
   const kinds: ExtractKind[] = kindArg === 'both' ? ['forum', 'auto'] : [kindArg as ExtractKind];
   const sets = (arg('--sets')?.split(',') ?? ALL_SETS) as SetName[];
   const cases = loadCases(sets, arg('--only'));
-  const models = leaveSiteOut && kinds.includes('auto') ? new HeldOutModels() : undefined;
-  const floorModels = leaveSiteOut ? new HeldOutFloorModels() : undefined;
+  // (Loaded on demand: the trainer reads this bench's data loader.)
+  const floorModels = leaveSiteOut ? new (await import('./train-floors.js')).FloorFolds() : undefined;
+  const models = leaveSiteOut && kinds.includes('auto') && floorModels ? new HeldOutModels(floorModels) : undefined;
 
   const mode = leaveSiteOut ? 'LEAVE-SITE-OUT (page-type model without the site; floor layout from the other pages of the site)' : 'in-sample (shipped page-type model; layout learned from the whole batch)';
   console.log(`forum bench, ${mode}${layout ? '' : ', layout learner off'}: ${cases.length} pages`);

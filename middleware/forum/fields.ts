@@ -29,6 +29,7 @@ import {
   classTokens,
   jaccard,
   LOGIN_HREF,
+  punctIn,
 } from './dom.js';
 
 /** The content node of a floor is the deepest element holding at least this share of the floor's
@@ -400,7 +401,56 @@ export interface FloorLine {
   k: number;
   /** The content element it was read under (quote blocks are looked for below it). */
   root: Element;
+  /** The line's text when it is a part of the segment (an inline body: its own text only). */
+  text?: string;
 }
+
+/** Inline elements searched for a body inside a one-line floor (levels below the content). */
+const INLINE_BODY_LEVELS = 2;
+/** An inline body holds at least this share of its line's sentence punctuation … */
+const INLINE_BODY_PUNCT = 0.8;
+/** … and at most this share of its characters (the rest is the name, the time, the buttons). */
+const INLINE_BODY_MAX_SHARE = 0.85;
+
+/** The inline element of a one-line content element that holds its sentences: a comment stream
+ * prints "name: <span>what they said</span> 赞[3] 回复 04-25 16:55" on one line. */
+function inlineBody(ix: ThreadIndex, el: Element): Element | undefined {
+  const [a, b] = segSpan(ix, rangeOf(ix, el));
+  if (b - a !== 1) return undefined;
+  const line = ix.segments[a]!.text;
+  const total = punctIn(line);
+  if (!total) return undefined;
+  let best: Element | undefined;
+  let bestP = 0;
+  const walk = (e: Element, depth: number) => {
+    for (const c of e.children) {
+      if (!(c instanceof Element) || BLOCK_TAGS.has(c.name)) continue;
+      const t = collapse(textOf(c));
+      const p = punctIn(t);
+      if (p > bestP && p >= INLINE_BODY_PUNCT * total && t.length <= INLINE_BODY_MAX_SHARE * line.length) [best, bestP] = [c, p];
+      if (depth < INLINE_BODY_LEVELS) walk(c, depth + 1);
+    }
+  };
+  walk(el, 1);
+  return best;
+}
+
+/**
+ * Content elements narrowed to an inline body where the floors agree on one: most floors with a
+ * one-line content element hold their sentences in an inline element of the same signature.
+ */
+export function inlineBodies(ix: ThreadIndex, content: Array<Element[] | undefined>): Array<Element[] | undefined> {
+  const found = content.map((els) => (els?.length === 1 ? inlineBody(ix, els[0]!) : undefined));
+  const keys = new Map<string, number>();
+  for (const e of found) if (e) keys.set(stepKey(e), (keys.get(stepKey(e)) ?? 0) + 1);
+  let key = '';
+  let n = 0;
+  for (const [k, c] of keys) if (c > n) [key, n] = [k, c];
+  if (n < MIN_INLINE_BODIES || n * 2 < content.filter(Boolean).length) return content;
+  return content.map((els, i) => (found[i] && stepKey(found[i]!) === key ? [found[i]!] : els));
+}
+/** Floors that must agree on an inline body. */
+const MIN_INLINE_BODIES = 2;
 
 /** Whether a segment can be a line of a floor's text at all: not in a reply, a form, or hidden. */
 export function readable(ix: ThreadIndex, k: number, root: Element, rec?: PostRecord): boolean {
@@ -417,6 +467,16 @@ export function readable(ix: ThreadIndex, k: number, root: Element, rec?: PostRe
 export function contentLines(ix: ThreadIndex, els: Element[], rec?: PostRecord, skip?: ReadonlySet<number>): FloorLine[] {
   const out: FloorLine[] = [];
   for (const el of els) {
+    if (!BLOCK_TAGS.has(el.name)) {
+      // An inline body (inlineBodies): its own text, within the segment that holds it.
+      const r = rangeOf(ix, el);
+      const k = lowerBound(ix.segStart, r.start + 1) - 1;
+      const text = collapse(textOf(el));
+      if (k >= 0 && text && segSpan(ix, r)[1] - segSpan(ix, r)[0] === 0) {
+        if (readable(ix, k, el, rec)) out.push({ k, root: el, text });
+        continue;
+      }
+    }
     const [a, b] = segSpan(ix, rangeOf(ix, el));
     for (let k = a; k < b; k++) {
       const seg = ix.segments[k]!;
@@ -445,13 +505,13 @@ export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<stri
   };
   const rootChars = new Map<Element, number>();
   let lastRoot: Element | undefined;
-  for (const { k, root } of lines) {
+  for (const { k, root, text } of lines) {
     if (root !== lastRoot) endBlock();
     lastRoot = root;
     let rc = rootChars.get(root);
     if (rc === undefined) rootChars.set(root, (rc = chars(ix, rangeOf(ix, root))));
     const seg = ix.segments[k]!;
-    const line = listMarker(ix, seg) + seg.text;
+    const line = text ?? listMarker(ix, seg) + seg.text;
     out.push(line);
     const q = inQuote(seg.element, root) ? quoteBlockOf(ix, seg.element, root, rc) : undefined;
     if (q !== block) endBlock();
@@ -671,8 +731,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     const n = page.nodes[i];
     if (!(n instanceof Element)) continue;
     // Names inside the content are mentions, unless the content is the whole floor (a one-line
-    // reply "路人甲：说得对。"): then a profile link there is its author.
-    if (!wholeFloor && contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
+    // reply "路人甲：说得对。"): then a profile link there is its author. So is a profile link that
+    // opens the content's first line as "name: …" (a comment stream's item).
+    if (!wholeFloor && contentRanges.some((c) => c.start <= i && i <= c.end) && !opensLine(ix, contentRanges, n)) continue;
     if (inReplies(rec, i)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
     const isProfileLink = !!href && isProfileUrl(href);
@@ -729,6 +790,16 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     kept.push({ el: n, name: t, path: space.pathIn(rec, n), linked: false, slot: true });
   }
   return kept;
+}
+
+/** Whether a link opens the first line of the content as "name: …". */
+function opensLine(ix: ThreadIndex, contentRanges: Range[], a: Element): boolean {
+  if (a.name !== 'a' || !contentRanges.length) return false;
+  const [k] = segSpan(ix, contentRanges[0]!);
+  const seg = ix.segments[k];
+  if (!seg) return false;
+  const name = collapse(textOf(a));
+  return !!name && seg.text.startsWith(name) && /^\s?[:：]/.test(seg.text.slice(name.length));
 }
 
 /** Inline holders of a bare name, and how small they are (a name, perhaps in a `<b>`). */

@@ -25,16 +25,21 @@ import type { Page } from '../../src/core/page.js';
 import { createPage, textOf, langTag } from '../../src/core/page.js';
 import type { MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
 import { extractArticle } from '../article/index.js';
-import { ownText, type ForumPost } from '../../src/core/item.js';
+import type { ForumPost } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import type { PostRecord } from './dom.js';
 import { chooseRecords, isLaterPage } from './choose.js';
 import { floorModel, score, type FloorModel } from './model.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
+import { threadText } from './thread-text.js';
+// A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
+export { ownText } from '../../src/core/item.js';
+export { threadText } from './thread-text.js';
+export { mergeThreadPages, orderThreadPages, pageNumberOf } from './merge.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
@@ -204,7 +209,7 @@ export interface FloorParts {
 }
 
 export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): FloorParts {
-  const content = contentNodes(ix, records);
+  const content = inlineBodies(ix, contentNodes(ix, records));
   const dates = chooseDates(ix, records, anchors, content);
   const authors = chooseAuthors(ix, records, content, dates);
   const floors = chooseFloors(ix, records, content);
@@ -246,7 +251,11 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
   const { content, dates, authors, floors, ruleLines } = floorParts(ix, records, anchors);
   const quoted = new Set<string>();
   const quotes: string[][] = records.map(() => []);
-  const lines = model?.lines ? lineCandidates(ix, records, content, ruleLines, dates, authors).map((cs) => keptLines(model, cs)) : ruleLines;
+  // (A floor the rules read text in keeps their lines where the scorer would leave it empty.)
+  const lines = model?.lines ? lineCandidates(ix, records, content, ruleLines, dates, authors).map((cs, i) => {
+    const kept = keptLines(model, cs);
+    return kept.length || !ruleLines[i]!.length ? kept : ruleLines[i]!;
+  }) : ruleLines;
   const texts = cutTemplateSignatures(dropBoilerplate(
     records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i]) : peakContent(ix, rec, dates[i]))),
     quoted,
@@ -258,6 +267,9 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
     // A floor cut from the page by position (no element of its own) starts with its header: the
     // author's name and the date on lines of their own are not what the post says.
     if (!rec.roots.length) text = text.split('\n').filter((l) => l !== authors[i]?.name && l !== d?.text).join('\n');
+    // "name: what they said" (a comment stream's line): the name is who wrote it, not what.
+    const who = authors[i]?.name;
+    if (who && text.startsWith(who)) text = text.replace(new RegExp(`^${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s?[:：]\\s*`), '');
     const post: ForumPost = { content: text };
     if (quotes[i]!.length) post.quotes = quotes[i];
     if (floor !== undefined) post.floor = floor;
@@ -287,29 +299,6 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
     // A floor that is nothing but the repeated line ("+1" under every post) keeps it.
     return kept.length ? kept.join('\n') : t;
   });
-}
-
-// A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
-export { ownText } from '../../src/core/item.js';
-
-/**
- * A thread page's main text: the thread as read, post after post — who wrote it, when (as
- * displayed), and what the post itself says ("\n" between lines, as for articles). Quoted
- * passages of other posts are left out (they repeat floors already in the thread), and so are
- * replies inside posts, as they are of each post's `content`. Measured on the 112 WCXB dev forum
- * pages (the benchmark's whole-thread main text, `npm run bench:forums`): posts' content alone
- * 0.817, without quotes 0.831, with the name and time lines 0.838.
- */
-export function threadText(posts: ForumPost[]): string {
-  const lines: string[] = [];
-  for (const p of posts) {
-    const text = ownText(p).trim();
-    if (!text) continue;
-    if (p.author) lines.push(p.author);
-    if (p.publishedAtText) lines.push(p.publishedAtText);
-    lines.push(text);
-  }
-  return lines.join('\n');
 }
 
 /** The page's main text as the thread's only post (the article extractor's content, author and

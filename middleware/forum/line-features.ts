@@ -90,7 +90,7 @@ export function lineCandidates(
   const core = pageTitle ? titleCore(pageTitle) : undefined;
   return records.map((rec, i) => {
     const ks = perRecord[i]!;
-    const rule = new Set(ruleLines[i]!.map((l) => l.k));
+    const ruleAt = new Map(ruleLines[i]!.map((l) => [l.k, l]));
     const els = content[i];
     const ranges = (els ?? []).map((e) => rangeOf(ix, e));
     const cStart = ranges.length ? Math.min(...ranges.map((r) => r.start)) : -1;
@@ -107,9 +107,11 @@ export function lineCandidates(
       const put = (name: string, v = 1) => {
         if (v) f.set(name, v);
       };
-      const text = seg.text;
+      // (The rules may read a part of the segment: an inline body.)
+      const ruled = ruleAt.get(k);
+      const text = ruled?.text ?? seg.text;
       const len = text.length;
-      if (rule.has(k)) put('rule');
+      if (ruled) put('rule');
       const inContent = ranges.some((r) => r.start <= seg.index && seg.index <= r.end);
       put(inContent ? 'inContent' : cStart < 0 ? 'noContent' : seg.index < cStart ? 'beforeContent' : seg.index > cEnd ? 'afterContent' : 'besideContent');
       put('len:log', log(len, 6));
@@ -161,7 +163,7 @@ export function lineCandidates(
       }
       // Share of the floor's characters this line holds.
       put('share', Math.min(1, len / Math.max(1, chars(ix, rec.range))));
-      out.push({ line: { k, root }, rule: rule.has(k), f });
+      out.push({ line: ruled ?? { k, root }, rule: !!ruled, f });
     });
     return out;
   });
