@@ -196,7 +196,10 @@ const DIGITS = /\d+/g;
 /** Class tokens with digits stripped (`bg1`/`bg2` → `bg`, `post-123` → `post-`). */
 export function classTokens(el: Element): string[] {
   const c = el.attribs.class;
-  if (!c) return [];
+  return c ? splitClassTokens(c) : [];
+}
+
+function splitClassTokens(c: string): string[] {
   const out: string[] = [];
   for (const t of c.split(/\s+/)) {
     const s = t.replace(DIGITS, '');

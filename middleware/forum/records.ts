@@ -590,6 +590,7 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
     }
     if (main) extra.push({ roots: [main], range: rangeOf(ix, main), via: records[0]!.via });
   }
+  if (!extra.length) return records;
   // A post is shown once: an element of the template elsewhere whose text is a record's own is a
   // copy (a "most liked replies" box above the replies), not another floor.
   const texts = new Set(records.map((r) => recordKey(ix, r.range)));
@@ -635,9 +636,13 @@ function dropCopies(ix: ThreadIndex, records: PostRecord[]): PostRecord[] {
   return drop.size ? records.filter((_, i) => !drop.has(i)) : records;
 }
 
-/** A record's text as a key for finding copies (whitespace-free). */
+/** A record's text as a key for finding copies (whitespace-free; once per range and page). */
 function recordKey(ix: ThreadIndex, r: Range): string {
-  return segmentsIn(ix, r).map((s) => s.text.replace(/\s+/g, '')).join('|');
+  const keys = ix.page.memo('forum:record-keys', () => new Map<string, string>());
+  const id = `${r.start}:${r.end}`;
+  let k = keys.get(id);
+  if (k === undefined) keys.set(id, (k = segmentsIn(ix, r).map((s) => s.text.replace(/\s+/g, '')).join('|')));
+  return k;
 }
 
 /** Whether a range nests in or around one of the sorted, disjoint ranges (binary search). */
