@@ -5,7 +5,7 @@
  * page), the main post once. A crawl collects a thread's page items (pages link each other through
  * `nextPage` / `pages`) and merges them when the thread is complete or the crawl ends.
  */
-import type { ForumPost, Item } from '../../src/core/item.js';
+import type { ForumItem, ForumPost, Item } from '../../src/core/item.js';
 import { threadText } from './thread-text.js';
 
 /** The number a thread page's URL gives it (`?page=3`, `&pn=2`, `/page-3`, `-3.html`), if any. */
@@ -39,17 +39,17 @@ const strip = (u: string) => u.replace(/#.*$/, '');
  * The pages of one thread in reading order: following `nextPage` from the page no other page
  * points to; pages the chain does not reach by their URL's page number, then in the order given.
  */
-export function orderThreadPages(items: readonly Item[]): Item[] {
+export function orderThreadPages(items: readonly ForumItem[]): ForumItem[] {
   const byUrl = new Map(items.map((it) => [strip(it.url), it]));
   const pointedTo = new Set(items.map((it) => (it.nextPage ? strip(it.nextPage) : '')).filter((u) => byUrl.has(u)));
-  const out: Item[] = [];
-  const seen = new Set<Item>();
+  const out: ForumItem[] = [];
+  const seen = new Set<ForumItem>();
   const starts = items.filter((it) => !pointedTo.has(strip(it.url)));
   // Several chains (a page missing in between): the one with the lowest page number first.
-  const rank = (it: Item) => pageNumberOf(it.url) ?? (strip(it.url) === strip(items[0]!.url) ? 1 : Infinity);
+  const rank = (it: ForumItem) => pageNumberOf(it.url) ?? (strip(it.url) === strip(items[0]!.url) ? 1 : Infinity);
   starts.sort((a, b) => rank(a) - rank(b));
   for (const start of starts) {
-    for (let it: Item | undefined = start; it && !seen.has(it); it = it.nextPage ? byUrl.get(strip(it.nextPage)) : undefined) {
+    for (let it: ForumItem | undefined = start; it && !seen.has(it); it = it.nextPage ? byUrl.get(strip(it.nextPage)) : undefined) {
       seen.add(it);
       out.push(it);
     }
@@ -66,8 +66,8 @@ export function orderThreadPages(items: readonly Item[]): Item[] {
  * in order, and the last page's `nextPage` when the thread goes on beyond them. Undefined when no
  * item is a forum page.
  */
-export function mergeThreadPages(items: readonly Item[]): Item | undefined {
-  const pages = orderThreadPages(items.filter((it) => it.kind === 'forum'));
+export function mergeThreadPages(items: readonly Item[]): ForumItem | undefined {
+  const pages = orderThreadPages(items.filter((it): it is ForumItem => it.kind === 'forum'));
   if (!pages.length) return undefined;
   const first = pages[0]!;
   const posts: ForumPost[] = [];
@@ -85,7 +85,7 @@ export function mergeThreadPages(items: readonly Item[]): Item | undefined {
   });
   const urls = new Set(pages.map((p) => strip(p.url)));
   const last = pages[pages.length - 1]!;
-  const merged: Item = { ...first, posts, content: threadText(posts) || undefined, pages: pages.map((p) => p.url) };
+  const merged: ForumItem = { ...first, posts, content: threadText(posts) || undefined, pages: pages.map((p) => p.url) };
   const next = last.nextPage && !urls.has(strip(last.nextPage)) ? last.nextPage : undefined;
   if (next) merged.nextPage = next;
   else delete merged.nextPage;

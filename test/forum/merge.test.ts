@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeThreadPages, orderThreadPages, pageNumberOf } from '../../middleware/forum/index.js';
 import { Extractor } from '../../src/chain/extractor.js';
-import type { ForumPost, Item } from '../../src/core/item.js';
+import type { ForumItem, ForumPost, Item } from '../../src/core/item.js';
 
 const post = (floor: number | undefined, author: string, content: string, isMain = false): ForumPost => ({ floor, author, content, publishedAtText: `2024-01-0${1 + (content.length % 9)} 10:00`, isMain });
 
-function page(url: string, nextPage: string | undefined, posts: ForumPost[]): Item {
+function page(url: string, nextPage: string | undefined, posts: ForumPost[]): ForumItem {
   return { url, kind: 'forum', title: 'Thread', posts, nextPage, content: posts.map((p) => p.content).join('\n') };
 }
 
@@ -102,7 +102,8 @@ describe('a 5-page thread served on 127.0.0.1 becomes one thread', () => {
       items.push(await ex.extract({ url, body }));
     }
     await ex.close();
-    expect(items[0]!.nextPage).toBe(`${base}/thread-9-2.html`);
+    expect(items.every((it) => it.kind === 'forum')).toBe(true);
+    expect((items[0] as ForumItem).nextPage).toBe(`${base}/thread-9-2.html`);
     const m = mergeThreadPages(items)!;
     expect(m.pages).toEqual([1, 2, 3, 4, 5].map((n) => `${base}/thread-9-${n}.html`));
     expect(m.posts!.map((p) => p.floor)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
