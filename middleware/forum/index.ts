@@ -35,11 +35,10 @@ import { floorModel, score, type FloorModel } from './model.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
-import { threadText } from './thread-text.js';
+import { threadText } from '../../src/core/threads.js';
 // A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
 export { ownText } from '../../src/core/item.js';
-export { threadText } from './thread-text.js';
-export { mergeThreadPages, orderThreadPages, pageNumberOf } from './merge.js';
+export { threadText, mergeThreadPages, orderThreadPages, pageNumberOf } from '../../src/core/threads.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
