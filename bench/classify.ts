@@ -11,7 +11,11 @@
  * Gerapy's recipe (its page features + SVM) as the baseline. Also: the confusion matrix, accuracy
  * per data set, and classification time per page after parsing on the AEB pages.
  *
- * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N] [--no-sets]
+ * The floor splitter's verdict (floor signals) is a feature: each labelled page's comes from the
+ * floor model fitted without its site (`--shipped-floor-model`: the shipped one, in-sample for the
+ * forum pages it was trained on).
+ *
+ * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N] [--no-sets] [--shipped-floor-model]
  *   --quick: plain grouped-CV grid search, no nesting (optimistic);
  *   --errors (or --verbose): list the misclassified pages;
  *   --splits N: the nested CV also over N−1 other (seeded) site splits of the outer folds, and the spread.
@@ -27,6 +31,8 @@ import {
   loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage,
 } from '../middleware/classifier/train.js';
 import { readManifest, printTable, median, dataDir } from './lib/data.js';
+import { FloorFolds } from './train-floors.js';
+import { FLOOR_MODEL_ENV } from '../middleware/forum/model.js';
 
 const quick = process.argv.includes('--quick');
 const splitsArg = process.argv.indexOf('--splits');
@@ -41,7 +47,20 @@ function emptyLabels(): string {
 
 const t0 = Date.now();
 const noSets = process.argv.includes('--no-sets');
-const { pages, missing } = loadLabelledPages({ data: dataDir(), sets: noSets ? [] : TRAINING_SETS, onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`) });
+// The floor splitter's verdict is a feature, and the floor model learned from the forum pages
+// labelled here: each page's floor signals come from the floor model fitted without its site
+// (bench/train-floors.ts), so a held-out site is held out of both models.
+const floorFolds = process.argv.includes('--shipped-floor-model') ? undefined : new FloorFolds();
+const { pages, missing } = loadLabelledPages({
+  data: dataDir(),
+  sets: noSets ? [] : TRAINING_SETS,
+  onPage: (d, n) => d % 200 === 0 && process.stderr.write(`features ${d}/${n}\n`),
+  beforePage: (p) => {
+    if (floorFolds) process.env[FLOOR_MODEL_ENV] = floorFolds.fileFor(p.site);
+  },
+});
+delete process.env[FLOOR_MODEL_ENV];
+floorFolds?.dispose();
 console.log(`\n${pages.length} labelled pages (${missing.length} ids without a page), ${new Set(pages.map((p) => p.site)).size} sites; features in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));

@@ -49,6 +49,8 @@ import { Extractor, type ExtractInput, type ExtractKind } from '../src/chain/ext
 import type { Item, ForumPost } from '../src/core/item.js';
 import type { MiddlewareSetting } from '../src/core/middleware.js';
 import { extractForum, ownText } from '../middleware/forum/index.js';
+import { FLOOR_MODEL_ENV } from '../middleware/forum/model.js';
+import type { FloorFolds } from './train-floors.js';
 
 /** Text match threshold of the data README. */
 const TEXT_SIMILARITY = 0.95;
@@ -145,14 +147,15 @@ export function wcxbF1(predicted: string, gold: string): number {
 // ------------------------------------------------------------------------------------------------
 // Data sets
 
-interface GoldPost {
+export interface GoldPost {
   text: string;
   author?: string | null;
   authorUrl?: string | null;
   datetime?: string | null;
+  isMain?: boolean;
 }
 
-interface Case {
+export interface Case {
   set: SetName;
   /** The gold's convention for quoted posts: WEB-FORUM-52 keeps them in the post text (as
    * displayed), real-threads leaves them out (the post's own text). */
@@ -167,7 +170,7 @@ interface Case {
   text?: string;
 }
 
-type SetName = 'webforum52' | 'real-threads' | 'wcxb';
+export type SetName = 'webforum52' | 'real-threads' | 'wcxb';
 const ALL_SETS: SetName[] = ['webforum52', 'real-threads', 'wcxb'];
 
 function hostOf(url: string | undefined): string {
@@ -187,7 +190,7 @@ function inputOf(e: ManifestEntry, site: string): ExtractInput {
   return { url: e.url || `http://localhost/${e.id}`, body, site };
 }
 
-function loadCases(sets: SetName[], only?: string): Case[] {
+export function loadCases(sets: SetName[], only?: string): Case[] {
   const out: Case[] = [];
   if (sets.includes('webforum52')) {
     for (const e of readManifest('forums/webforum52/manifest.jsonl')) {
@@ -325,6 +328,9 @@ class HeldOutModels {
   private readonly files = new Map<string, string | undefined>();
   private loaded?: { train: typeof import('../middleware/classifier/train.js'); pages: import('../middleware/classifier/train.js').LabelledPage[]; params: import('../middleware/classifier/train.js').SvmParams; mask: boolean[] };
 
+  /** `folds`: the floor models without each site, for the labelled pages' floor signals. */
+  constructor(private readonly folds: FloorFolds) {}
+
   private async load() {
     if (this.loaded) return this.loaded;
     const train = await import('../middleware/classifier/train.js');
@@ -335,7 +341,11 @@ class HeldOutModels {
     process.stderr.write('leave-site-out: reading the labelled pages of the page-type classifier …\n');
     const { TRAINING_SETS } = await import('../middleware/classifier/training-sets.js');
     // The shipped model's training data: the labels file plus the sets labelled by rule.
-    const { pages } = train.loadLabelledPages({ data: dataDir(), sets: TRAINING_SETS });
+    // (Each page's floor signals from the floor model that never saw its site, as bench:classify.)
+    const env = process.env[FLOOR_MODEL_ENV];
+    const { pages } = train.loadLabelledPages({ data: dataDir(), sets: TRAINING_SETS, beforePage: (p) => (process.env[FLOOR_MODEL_ENV] = this.folds.fileFor(p.site)) });
+    if (env === undefined) delete process.env[FLOOR_MODEL_ENV];
+    else process.env[FLOOR_MODEL_ENV] = env;
     this.loaded = { train, pages, params, mask: train.trainMask(pages) };
     return this.loaded;
   }
@@ -371,7 +381,7 @@ class HeldOutModels {
   }
 }
 
-async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels): Promise<Map<string, Item>> {
+async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels, floors?: FloorFolds): Promise<Map<string, Item>> {
   const items = new Map<string, Item>();
   const bySite = new Map<string, Case[]>();
   for (const c of cases) {
@@ -381,6 +391,8 @@ async function runCases(cases: Case[], o: RunOptions, models?: HeldOutModels): P
   }
   for (const [site, group] of bySite) {
     const model = o.leaveSiteOut && o.kind === 'auto' && models ? await models.without(site, new Set(group.map((c) => c.id))) : undefined;
+    // The floor model the site never trained (the page-type stage's floor signals read it too).
+    if (floors) process.env[FLOOR_MODEL_ENV] = floors.fileFor(site);
     if (!o.leaveSiteOut) {
       // `gleaner extract --batch`: learn from every page of the site, then extract each.
       const ex = new Extractor({ kind: o.kind, middleware: settings(o, model) });
@@ -418,10 +430,11 @@ function syntheticThread(n: number): string {
 }
 
 function timeForum(html: string | Buffer, url: string, reps: number): number {
-  const page = createPage({ url, body: html });
-  extractForum(page);
+  extractForum(createPage({ url, body: html }));
   const ts: number[] = [];
   for (let r = 0; r < reps; r++) {
+    // A fresh page each time (the floors are memoised per page); parsing is not timed.
+    const page = createPage({ url, body: html });
     const t0 = performance.now();
     extractForum(page);
     ts.push(performance.now() - t0);
@@ -445,7 +458,9 @@ async function main(): Promise<void> {
   const kinds: ExtractKind[] = kindArg === 'both' ? ['forum', 'auto'] : [kindArg as ExtractKind];
   const sets = (arg('--sets')?.split(',') ?? ALL_SETS) as SetName[];
   const cases = loadCases(sets, arg('--only'));
-  const models = leaveSiteOut && kinds.includes('auto') ? new HeldOutModels() : undefined;
+  // (Loaded on demand: the trainer reads this bench's data loader.)
+  const floorModels = leaveSiteOut ? new (await import('./train-floors.js')).FloorFolds() : undefined;
+  const models = leaveSiteOut && kinds.includes('auto') && floorModels ? new HeldOutModels(floorModels) : undefined;
 
   const mode = leaveSiteOut ? 'LEAVE-SITE-OUT (page-type model without the site; floor layout from the other pages of the site)' : 'in-sample (shipped page-type model; layout learned from the whole batch)';
   console.log(`forum bench, ${mode}${layout ? '' : ', layout learner off'}: ${cases.length} pages`);
@@ -455,7 +470,8 @@ async function main(): Promise<void> {
   try {
     for (const kind of kinds) {
       const t0 = performance.now();
-      const items = await runCases(cases, { kind, leaveSiteOut, layout }, models);
+      const items = await runCases(cases, { kind, leaveSiteOut, layout }, models, floorModels);
+      delete process.env[FLOOR_MODEL_ENV];
       const secs = (performance.now() - t0) / 1000;
       const scores = new Map<string, Score>();
       for (const c of cases) scores.set(c.id, score(c, items.get(c.id) ?? { url: c.input.url, kind: 'other' }));
@@ -502,6 +518,7 @@ async function main(): Promise<void> {
     }
   } finally {
     models?.dispose();
+    floorModels?.dispose();
   }
 
   printTable(['set and run', 'pages', 'count exact', 'text', 'user', 'date', 'F1', 'WCXB F1', 'typed forum'], summary);

@@ -21,7 +21,8 @@ import { parseLibsvmModel, predict, balancePriors, standardise, type SvmModelJso
 import type { LabelSet } from './training-sets.js';
 
 /** Classes, in the numeric order used with libsvm. */
-export const CLASS_NAMES = ['detail', 'list', 'forum', 'other'] as const;
+import { CLASS_NAMES } from './training-sets.js';
+export { CLASS_NAMES };
 /** Classes the benchmark's balanced accuracy averages over (too few `other` pages to measure). */
 export const SCORED_CLASSES = ['detail', 'list', 'forum'] as const;
 
@@ -145,6 +146,9 @@ export interface LoadOptions {
   sets?: LabelSet[];
   /** Progress callback. */
   onPage?: (done: number, total: number) => void;
+  /** Called before each page's features are computed (a benchmark sets the floor model that never
+   * saw the page's site: the floor signals are features). */
+  beforePage?: (page: { id: string; url: string; site: string }) => void;
 }
 
 export function loadLabelledPages(opts: LoadOptions): { pages: LabelledPage[]; missing: string[] } {
@@ -209,6 +213,7 @@ export function loadLabelledPages(opts: LoadOptions): { pages: LabelledPage[]; m
     if (!keep[i]) continue;
     const grouping = siteOf(t.id, t.url, t.site);
     const pageUrl = t.url && /^https?:\/\/[^/]*\./.test(t.url) ? t.url : placeholderUrl(t.id);
+    opts.beforePage?.({ id: t.id, url: pageUrl, site: t.site ?? grouping });
     const page = createPage({ url: pageUrl, body: bodies.get(t.id)! });
     const f = pageFeatures(page);
     pages.push({ id: t.id, label: t.label, confidence: t.confidence, site: grouping, file: t.file, url: pageUrl, source: t.set ?? path.basename(labelsFile), type: t.type, x: f.values, g: f.gerapy });

@@ -19,7 +19,8 @@
  * - `product`, `service` → left out: a shop's product page or a company's service page is
  *   neither an article nor a list, and our `other` class has too few pages to be learned.
  */
-import type { CLASS_NAMES } from './train.js';
+/** The page types the classifier learns (train.ts re-exports them). */
+export const CLASS_NAMES = ['detail', 'list', 'forum', 'other'] as const;
 
 export type PageClass = (typeof CLASS_NAMES)[number];
 

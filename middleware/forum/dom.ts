@@ -166,12 +166,40 @@ export function elementChildren(el: AnyNode): Element[] {
   return out;
 }
 
+/** The next sibling element that can hold content (as `elementChildren` lists them): O(gap), where
+ * looking a sibling up in its parent's children costs the parent's size (issue 24: a 20,000-post
+ * page went quadratic that way). */
+export function nextElementSibling(el: AnyNode): Element | undefined {
+  for (let n = el.next; n; n = n.next) if (n instanceof Element && !SKIP_TAGS.has(n.name)) return n;
+  return undefined;
+}
+
+/** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
+export interface PostRecord {
+  roots: Element[];
+  range: Range;
+  /** How it was found (for debugging and the bench's verbose mode). */
+  via: 'siblings' | 'rows' | 'ids' | 'class' | 'layout' | 'headers' | 'peaks' | 'single';
+  /** Replies inside this floor (comments under an answer, 楼中楼): records of an inner list that
+   * names authors. Their text, authors and dates are theirs, not the floor's. */
+  replies?: PostRecord[];
+  /** What the replies occupy, with their list's label: left out of the floor's own fields. */
+  replyArea?: Range[];
+}
+
+/** Two siblings belong to one structure when their digit-free class sets overlap at least this
+ * much. 0.5 keeps `post bg1 firstpost` with `post bg2` (phpBB alternation) and separates
+ * `post` from `signature`. */
+export const CLASS_SIMILARITY = 0.5;
 const DIGITS = /\d+/g;
 
 /** Class tokens with digits stripped (`bg1`/`bg2` → `bg`, `post-123` → `post-`). */
 export function classTokens(el: Element): string[] {
   const c = el.attribs.class;
-  if (!c) return [];
+  return c ? splitClassTokens(c) : [];
+}
+
+function splitClassTokens(c: string): string[] {
   const out: string[] = [];
   for (const t of c.split(/\s+/)) {
     const s = t.replace(DIGITS, '');

@@ -13,7 +13,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Segment } from '../../src/core/page.js';
 import { BLOCK_TAGS, collapse, textOf } from '../../src/core/page.js';
 import { hidden, type DateAnchor } from './dates.js';
-import type { PostRecord } from './records.js';
+import type { PostRecord } from './dom.js';
 import {
   type ThreadIndex,
   type Range,
@@ -29,6 +29,7 @@ import {
   classTokens,
   jaccard,
   LOGIN_HREF,
+  punctIn,
 } from './dom.js';
 
 /** The content node of a floor is the deepest element holding at least this share of the floor's
@@ -45,19 +46,19 @@ export const MAX_AUTHOR_LENGTH = 60;
 
 /** Profile links on boards: phpBB viewprofile, vBulletin member.php?u=, XenForo /members/,
  * Discourse /u/, Discuz! space-uid / home.php?mod=space&uid=, Tieba /home/main?un=, IPB /profile/. */
-export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=viewprofile|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/author\/|\/benutzer|\/mitglied|\/membre|\/community\/mitglieder|\/personal_pages\/|user-dashboard|action=profile)/i;
+export const PROFILE_HREF = /(\/members?\/|member\.php|memberlist\.php\?mode=viewprofile|viewprofile|\/users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/people\/|\/author\/|\/benutzer|\/mitglied|\/membre|\/community\/mitglieder|\/personal_pages\/|user-dashboard|action=profile)/i;
 /** Class/id/itemprop words of author name holders. */
 const AUTHOR_HINT = /(author|username|user-name|user_name|poster|postername|nickname|authi|\bname\b|\buser\b|userinfo|postprofile|member)/i;
 /** Quoted posts: kept inside their floor, but never the source of the floor's own author or date. */
 const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citation|zitat)/i;
 /** Link texts that are actions, not content. */
-const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
+export const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
 /** A signature delimiter line. */
 const SIGNATURE_RULE = /^(_{5,}|-{5,}|-- ?)$/;
 /** Signatures are a few lines (boards cap them around 250–500 characters). */
 const MAX_SIGNATURE_LENGTH = 300;
 /** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
-const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
+export const COUNTER_LINE = /^(\d[\d,.]*\s*(likes?|shares?|replies|repl(y|ies)|comments?|votes?|points?|thanks|个?赞|回复|条评论|gefällt mir|j'aime|me gusta)\s*)+$/i;
 /** Displayed floor numbers: `#12`, `12楼`, `12#`, `Post 12`, and the Chinese names of floors 1–4. */
 const FLOOR_TEXT = /^(?:#\s?(\d{1,6})|(\d{1,6})\s?(?:楼|樓|#|F|L)|(?:post|beitrag|message|reply)\s*#?\s*(\d{1,6})|(沙发|沙發|板凳|地板|楼主|樓主))$/i;
 /** The same labels inside a header line, glued to their neighbours by inline markup. */
@@ -123,7 +124,7 @@ function attrText(el: Element): string {
   return `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.itemprop ?? ''}`;
 }
 
-function inQuote(el: AnyNode, root: AnyNode | null): boolean {
+export function inQuote(el: AnyNode, root: AnyNode | null): boolean {
   return hasAncestor(el, root, (e) => e.name === 'blockquote' || QUOTE_HINT.test(attrText(e)));
 }
 
@@ -394,11 +395,107 @@ function quoteBlockOf(ix: ThreadIndex, el: AnyNode, root: Element, rootChars: nu
   return found;
 }
 
-/** Plain text of content elements: paragraphs joined by "\n", noise removed. Lines inside quotes
- * are added to `quoted` (the boilerplate filter must not take a much-quoted post for template)
- * and, one string per quoted passage, to `quotes`. */
-export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>, rec?: PostRecord, quotes?: string[], skip?: ReadonlySet<number>): string {
-  const lines: string[] = [];
+/** A line of a floor: a segment index and the element it is read under (for quotes). */
+export interface FloorLine {
+  /** Index into `ix.segments`. */
+  k: number;
+  /** The content element it was read under (quote blocks are looked for below it). */
+  root: Element;
+  /** The line's text when it is a part of the segment (an inline body: its own text only). */
+  text?: string;
+}
+
+/** Inline elements searched for a body inside a one-line floor (levels below the content). */
+const INLINE_BODY_LEVELS = 2;
+/** An inline body holds at least this share of its line's sentence punctuation … */
+const INLINE_BODY_PUNCT = 0.8;
+/** … and at most this share of its characters (the rest is the name, the time, the buttons). */
+const INLINE_BODY_MAX_SHARE = 0.85;
+
+/** The inline element of a one-line content element that holds its sentences: a comment stream
+ * prints "name: <span>what they said</span> 赞[3] 回复 04-25 16:55" on one line. */
+function inlineBody(ix: ThreadIndex, el: Element): Element | undefined {
+  const [a, b] = segSpan(ix, rangeOf(ix, el));
+  if (b - a !== 1) return undefined;
+  const line = ix.segments[a]!.text;
+  const total = punctIn(line);
+  if (!total) return undefined;
+  let best: Element | undefined;
+  let bestP = 0;
+  const walk = (e: Element, depth: number) => {
+    for (const c of e.children) {
+      if (!(c instanceof Element) || BLOCK_TAGS.has(c.name)) continue;
+      const t = collapse(textOf(c));
+      const p = punctIn(t);
+      if (p > bestP && p >= INLINE_BODY_PUNCT * total && t.length <= INLINE_BODY_MAX_SHARE * line.length) [best, bestP] = [c, p];
+      if (depth < INLINE_BODY_LEVELS) walk(c, depth + 1);
+    }
+  };
+  walk(el, 1);
+  return best;
+}
+
+/**
+ * Content elements narrowed to an inline body where the floors agree on one: most floors with a
+ * one-line content element hold their sentences in an inline element of the same signature.
+ */
+export function inlineBodies(ix: ThreadIndex, content: Array<Element[] | undefined>): Array<Element[] | undefined> {
+  const found = content.map((els) => (els?.length === 1 ? inlineBody(ix, els[0]!) : undefined));
+  const keys = new Map<string, number>();
+  for (const e of found) if (e) keys.set(stepKey(e), (keys.get(stepKey(e)) ?? 0) + 1);
+  let key = '';
+  let n = 0;
+  for (const [k, c] of keys) if (c > n) [key, n] = [k, c];
+  if (n < MIN_INLINE_BODIES || n * 2 < content.filter(Boolean).length) return content;
+  return content.map((els, i) => (found[i] && stepKey(found[i]!) === key ? [found[i]!] : els));
+}
+/** Floors that must agree on an inline body. */
+const MIN_INLINE_BODIES = 2;
+
+/** Whether a segment can be a line of a floor's text at all: not in a reply, a form, or hidden. */
+export function readable(ix: ThreadIndex, k: number, root: Element, rec?: PostRecord): boolean {
+  const seg = ix.segments[k]!;
+  if (rec && inReplies(rec, seg.index)) return false;
+  // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
+  if (hasAncestor(seg.element, root, (e) => e.name === 'form')) return false;
+  // Hidden by an inline style: attachment tooltips and menus shown on hover.
+  return !hidden(ix.page, seg.element);
+}
+
+/** The lines the rules read as a floor's text: the segments of its content elements, without
+ * noise (signatures, buttons), action links, counters and the indices in `skip`. */
+export function contentLines(ix: ThreadIndex, els: Element[], rec?: PostRecord, skip?: ReadonlySet<number>): FloorLine[] {
+  const out: FloorLine[] = [];
+  for (const el of els) {
+    if (!BLOCK_TAGS.has(el.name)) {
+      // An inline body (inlineBodies): its own text, within the segment that holds it.
+      const r = rangeOf(ix, el);
+      const k = lowerBound(ix.segStart, r.start + 1) - 1;
+      const text = collapse(textOf(el));
+      if (k >= 0 && text && segSpan(ix, r)[1] - segSpan(ix, r)[0] === 0) {
+        if (readable(ix, k, el, rec)) out.push({ k, root: el, text });
+        continue;
+      }
+    }
+    const [a, b] = segSpan(ix, rangeOf(ix, el));
+    for (let k = a; k < b; k++) {
+      const seg = ix.segments[k]!;
+      if (ix.noise[k]) continue;
+      if (!readable(ix, k, el, rec)) continue;
+      if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
+      if (COUNTER_LINE.test(seg.text)) continue;
+      if (skip?.has(seg.index)) continue;
+      out.push({ k, root: el });
+    }
+  }
+  return out;
+}
+
+/** Plain text of a floor's lines: one per line, ordered-list numbers shown, a usenet signature
+ * cut. Lines inside quotes are added to `quoted` (the boilerplate filter must not take a
+ * much-quoted post for template) and, one string per quoted passage, to `quotes`. */
+export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<string>, quotes?: string[]): string {
+  const out: string[] = [];
   let block: Element | undefined;
   let blockLines: string[] = [];
   const endBlock = () => {
@@ -406,33 +503,32 @@ export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string
     block = undefined;
     blockLines = [];
   };
-  for (const el of els) {
-    const [a, b] = segSpan(ix, rangeOf(ix, el));
-    const rootChars = chars(ix, rangeOf(ix, el));
-    for (let k = a; k < b; k++) {
-      const seg = ix.segments[k]!;
-      if (ix.noise[k]) continue;
-      if (rec && inReplies(rec, seg.index)) continue;
-      // A form inside the post body is a (hidden) quick-reply or poll box, not what was written.
-      if (hasAncestor(seg.element, el, (e) => e.name === 'form')) continue;
-      if (ACTION_TEXT.test(seg.text) && seg.linkChars >= seg.text.length / 2) continue;
-      if (COUNTER_LINE.test(seg.text)) continue;
-      if (skip?.has(seg.index)) continue;
-      // Hidden by an inline style: attachment tooltips and menus shown on hover.
-      if (hidden(ix.page, seg.element)) continue;
-      const line = listMarker(ix, seg) + seg.text;
-      lines.push(line);
-      const q = inQuote(seg.element, el) ? quoteBlockOf(ix, seg.element, el, rootChars) : undefined;
-      if (q !== block) endBlock();
-      if (q) {
-        block = q;
-        blockLines.push(line);
-        quoted?.add(line);
-      }
+  const rootChars = new Map<Element, number>();
+  let lastRoot: Element | undefined;
+  for (const { k, root, text } of lines) {
+    if (root !== lastRoot) endBlock();
+    lastRoot = root;
+    let rc = rootChars.get(root);
+    if (rc === undefined) rootChars.set(root, (rc = chars(ix, rangeOf(ix, root))));
+    const seg = ix.segments[k]!;
+    const line = text ?? listMarker(ix, seg) + seg.text;
+    out.push(line);
+    const q = inQuote(seg.element, root) ? quoteBlockOf(ix, seg.element, root, rc) : undefined;
+    if (q !== block) endBlock();
+    if (q) {
+      block = q;
+      blockLines.push(line);
+      quoted?.add(line);
     }
-    endBlock();
   }
-  return cutSignature(lines).join('\n');
+  endBlock();
+  return cutSignature(out).join('\n');
+}
+
+/** Plain text of content elements: paragraphs joined by "\n", noise removed (contentLines, then
+ * linesText). */
+export function contentText(ix: ThreadIndex, els: Element[], quoted?: Set<string>, rec?: PostRecord, quotes?: string[], skip?: ReadonlySet<number>): string {
+  return linesText(ix, contentLines(ix, els, rec, skip), quoted, quotes);
 }
 
 /** Items of an ordered list show their number ("1. Download the installer"), as displayed.
@@ -635,8 +731,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     const n = page.nodes[i];
     if (!(n instanceof Element)) continue;
     // Names inside the content are mentions, unless the content is the whole floor (a one-line
-    // reply "路人甲：说得对。"): then a profile link there is its author.
-    if (!wholeFloor && contentRanges.some((c) => c.start <= i && i <= c.end)) continue;
+    // reply "路人甲：说得对。"): then a profile link there is its author. So is a profile link that
+    // opens the content's first line as "name: …" (a comment stream's item).
+    if (!wholeFloor && contentRanges.some((c) => c.start <= i && i <= c.end) && !opensLine(ix, contentRanges, n)) continue;
     if (inReplies(rec, i)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
     const isProfileLink = !!href && isProfileUrl(href);
@@ -693,6 +790,16 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     kept.push({ el: n, name: t, path: space.pathIn(rec, n), linked: false, slot: true });
   }
   return kept;
+}
+
+/** Whether a link opens the first line of the content as "name: …". */
+function opensLine(ix: ThreadIndex, contentRanges: Range[], a: Element): boolean {
+  if (a.name !== 'a' || !contentRanges.length) return false;
+  const [k] = segSpan(ix, contentRanges[0]!);
+  const seg = ix.segments[k];
+  if (!seg) return false;
+  const name = collapse(textOf(a));
+  return !!name && seg.text.startsWith(name) && /^\s?[:：]/.test(seg.text.slice(name.length));
 }
 
 /** Inline holders of a bare name, and how small they are (a name, perhaps in a `<b>`). */

@@ -25,14 +25,20 @@ import type { Page } from '../../src/core/page.js';
 import { createPage, textOf, langTag } from '../../src/core/page.js';
 import type { MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
 import { extractArticle } from '../article/index.js';
-import { ownText, type ForumPost } from '../../src/core/item.js';
+import type { ForumPost } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
-import { findRecords, type PostRecord } from './records.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentNodes, contentText, cutTemplateSignatures, peakContent } from './fields.js';
-import { findPagination, laterPageInUrl } from '../pagination/index.js';
+import type { PostRecord } from './dom.js';
+import { chooseRecords, isLaterPage } from './choose.js';
+import { floorModel, score, type FloorModel } from './model.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
+import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
+import { threadText } from '../../src/core/threads.js';
+// A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
+export { ownText } from '../../src/core/item.js';
+export { threadText, mergeThreadPages, orderThreadPages, pageNumberOf } from '../../src/core/threads.js';
 import { threadTitle } from './title.js';
 
 export interface ForumResult {
@@ -49,6 +55,9 @@ export interface ForumOptions {
   now?: Date;
   /** Floor layouts learned on other pages of the site (layout.ts), tried as candidates. */
   layouts?: readonly FloorLayout[];
+  /** The floor model (model.ts; default: GLEANER_FLOOR_MODEL's file, else the shipped one); `null`
+   * for the rules alone. */
+  model?: FloorModel | null;
 }
 
 /** Internal view for tests and the bench: the floors as found, before field extraction. */
@@ -100,14 +109,36 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
 
+/**
+ * The floors of a page, computed once per page and set of options (issue 26 item 1): the page-type
+ * classifier's floor signals (signals.ts) and the forum extractor ask the same question of the
+ * same page, and share the answer when their options agree (the page's own time zone, no learned
+ * layout, the model in use). Held in the page's memo; callers must not change what it returns.
+ */
 export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
-  const r = extractFrom(page, options);
-  if (r) return r;
-  const inner = noscriptPage(page);
-  return inner ? extractFrom(inner, { ...options, timezone: options.timezone ?? timezoneForLang(langTag(page)) }) : null;
+  const model = options.model === null ? null : (options.model ?? floorModel());
+  const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
+  const key = `forum:floors:${timezone}|${options.now?.getTime() ?? ''}|${(options.layouts ?? []).map((l) => l.key).join(',')}`;
+  // Per model object (the shipped model, a fold model, none): a map inside the page's memo.
+  const byModel = page.memo(key, () => new Map<FloorModel | null | undefined, ForumDebug | null>());
+  if (byModel.has(model)) return byModel.get(model)!;
+  const resolved: ForumOptions = { ...options, timezone, model };
+  let r = extractFrom(page, resolved);
+  if (!r) {
+    const inner = noscriptPage(page);
+    r = inner ? extractFrom(inner, resolved) : null;
+  }
+  byModel.set(model, r);
+  return r;
 }
 
-function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
+/** What the splitter reads a page with: its date anchors and the thread index built on them. */
+export interface PageAnalysis {
+  anchors: DateAnchor[];
+  ix: ThreadIndex;
+}
+
+export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' | 'now'> = {}): PageAnalysis {
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
   const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
   // Join dates of user panels are never post times: they take no part in finding floors.
@@ -115,20 +146,25 @@ function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   // Dated label lines ("Ingo78, 10. April 2020"): their commas are metadata, not sentences.
   const labels = anchors.filter((a) => !a.prose && !a.marked && a.line !== undefined && a.line - a.text.length <= DATE_LABEL_EXTRA);
   const ix = buildIndex(page, new Set(labels.map((a) => a.index)));
-  const records = findRecords(ix, anchors, options.layouts);
+  return { anchors, ix };
+}
+
+function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
+  const { anchors, ix } = analysePage(page, options);
+  const model = options.model ?? undefined;
+  const { records, pagination } = chooseRecords(ix, anchors, options.layouts, model);
   if (!records.length) return null;
 
-  const posts = readFloors(ix, records, anchors);
-  const pagination = findPagination(page, { exclude: records.map((r) => r.range) });
+  const posts = readFloors(ix, records, anchors, model);
   // The first floor is the thread's main post only on the thread's first page: the pagination
   // bar's current page says so, else the URL (`?page=2`, `/page-3`), else assume the first page.
-  const firstPage = pagination.current !== undefined ? pagination.current === 1 : laterPageInUrl(page.url) !== true;
+  const firstPage = !isLaterPage(page, pagination);
   posts.forEach((p, i) => (p.isMain = p.floor !== undefined ? p.floor === 1 : i === 0 && firstPage));
   // Replies inside floors (comments under an answer, 楼中楼): read as floors of their own, by the
   // same position votes across all of them, then handed back to their floor.
   const replyRecs = records.flatMap((r) => r.replies ?? []);
   if (replyRecs.length) {
-    const replies = readFloors(ix, replyRecs, anchors);
+    const replies = readFloors(ix, replyRecs, anchors, model);
     let k = 0;
     records.forEach((r, i) => {
       if (!r.replies?.length) return;
@@ -161,30 +197,66 @@ function isEdgeSegment(ix: ThreadIndex, els: Element[], index: number): boolean 
 const EDIT_NOTICE_MAX = 60;
 
 /** Author, time, content and floor number of each record, by position consistency across them. */
-function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): ForumPost[] {
-  const content = contentNodes(ix, records);
+/** What the rules read of each floor: its content element, date, author, floor number, and the
+ * lines of its text (with the line indices to leave out: edit notices, a dated signature line). */
+export interface FloorParts {
+  content: Array<Element[] | undefined>;
+  dates: Array<DateAnchor | undefined>;
+  authors: AuthorPick[];
+  floors: Array<number | undefined>;
+  ruleLines: FloorLine[][];
+}
+
+export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): FloorParts {
+  const content = inlineBodies(ix, contentNodes(ix, records));
   const dates = chooseDates(ix, records, anchors, content);
   const authors = chooseAuthors(ix, records, content, dates);
   const floors = chooseFloors(ix, records, content);
-  const quoted = new Set<string>();
-  const quotes: string[][] = records.map(() => []);
   // Edit notices ("Last edited by X; 12-08-2011", "本帖最后由 X 于 … 编辑"): short lines whose date
   // is an edit time are not what the post says.
   const notices = new Set<number>();
   for (const a of anchors) if (a.edited && !a.marked && (a.line ?? Infinity) <= EDIT_NOTICE_MAX) notices.add(a.index);
+  const ruleLines = records.map((rec, i) => {
+    const els = content[i];
+    if (!els?.length) return [];
+    // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
+    // signature line, not text: a dated label line.
+    const d = dates[i];
+    // Only at the body's end or start, where a signature line sits.
+    const edge = d !== undefined && isEdgeSegment(ix, els, d.index);
+    // …and without a sentence of its own ("路人甲：说得对。 2019-3-1 21:30" is a whole reply).
+    const label = d && edge && !d.marked && d.line !== undefined && d.line - d.text.length <= DATE_LABEL_EXTRA && punctMarks(ix, { start: d.index, end: d.index }) === 0;
+    const skip = label ? new Set([...notices, d!.index]) : notices;
+    return contentLines(ix, els, rec, skip);
+  });
+  return { content, dates, authors, floors, ruleLines };
+}
+
+/** The lines the line scorer keeps: those the rules read unless its probability falls below
+ * `drop`, and those they did not read where it rises above `add`. */
+function keptLines(model: FloorModel, cands: LineCandidate[]): FloorLine[] {
+  const s = model.lines!;
+  return cands
+    .filter((c) => {
+      const p = 1 / (1 + Math.exp(-score(s, c.f)));
+      return c.rule ? p >= (s.drop ?? 0.5) : p > (s.add ?? 0.5);
+    })
+    .map((c) => c.line);
+}
+
+/** Author, time, content and floor number of each record, by position consistency across them;
+ * the text's lines by the floor model's line scorer where there is one. */
+function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], model?: FloorModel): ForumPost[] {
+  const { content, dates, authors, floors, ruleLines } = floorParts(ix, records, anchors);
+  const quoted = new Set<string>();
+  const quotes: string[][] = records.map(() => []);
+  // (A floor the rules read text in keeps their lines where the scorer would leave it empty.)
+  const lines = model?.lines ? lineCandidates(ix, records, content, ruleLines, dates, authors).map((cs, i) => {
+    const kept = keptLines(model, cs);
+    return kept.length || !ruleLines[i]!.length ? kept : ruleLines[i]!;
+  }) : ruleLines;
   const texts = cutTemplateSignatures(dropBoilerplate(
-    records.map((rec, i) => {
-      const els = content[i];
-      // The floor's own date line inside the body ("〓 发布时间 2005/03/16 01:08:28 by X 〓") is its
-      // signature line, not text: a dated label line.
-      const d = dates[i];
-      // Only at the body's end or start, where a signature line sits.
-      const edge = !!els?.length && d !== undefined && isEdgeSegment(ix, els, d.index);
-      // …and without a sentence of its own ("路人甲：说得对。 2019-3-1 21:30" is a whole reply).
-      const label = d && edge && !d.marked && d.line !== undefined && d.line - d.text.length <= DATE_LABEL_EXTRA && punctMarks(ix, { start: d.index, end: d.index }) === 0;
-      const skip = label ? new Set([...notices, d!.index]) : notices;
-      return els && els.length ? contentText(ix, els, quoted, rec, quotes[i], skip) : peakContent(ix, rec, dates[i]);
-    }),
+    records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i]) : peakContent(ix, rec, dates[i]))),
     quoted,
   ));
   return records.map((rec, i) => {
@@ -194,6 +266,9 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
     // A floor cut from the page by position (no element of its own) starts with its header: the
     // author's name and the date on lines of their own are not what the post says.
     if (!rec.roots.length) text = text.split('\n').filter((l) => l !== authors[i]?.name && l !== d?.text).join('\n');
+    // "name: what they said" (a comment stream's line): the name is who wrote it, not what.
+    const who = authors[i]?.name;
+    if (who && text.startsWith(who)) text = text.replace(new RegExp(`^${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s?[:：]\\s*`), '');
     const post: ForumPost = { content: text };
     if (quotes[i]!.length) post.quotes = quotes[i];
     if (floor !== undefined) post.floor = floor;
@@ -223,29 +298,6 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
     // A floor that is nothing but the repeated line ("+1" under every post) keeps it.
     return kept.length ? kept.join('\n') : t;
   });
-}
-
-// A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
-export { ownText } from '../../src/core/item.js';
-
-/**
- * A thread page's main text: the thread as read, post after post — who wrote it, when (as
- * displayed), and what the post itself says ("\n" between lines, as for articles). Quoted
- * passages of other posts are left out (they repeat floors already in the thread), and so are
- * replies inside posts, as they are of each post's `content`. Measured on the 112 WCXB dev forum
- * pages (the benchmark's whole-thread main text, `npm run bench:forums`): posts' content alone
- * 0.817, without quotes 0.831, with the name and time lines 0.838.
- */
-export function threadText(posts: ForumPost[]): string {
-  const lines: string[] = [];
-  for (const p of posts) {
-    const text = ownText(p).trim();
-    if (!text) continue;
-    if (p.author) lines.push(p.author);
-    if (p.publishedAtText) lines.push(p.publishedAtText);
-    lines.push(text);
-  }
-  return lines.join('\n');
 }
 
 /** The page's main text as the thread's only post (the article extractor's content, author and

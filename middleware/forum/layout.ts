@@ -10,8 +10,7 @@
  * candidate, and is analysed on its own. The state is small JSON kept in the site state.
  */
 import type { Element } from 'domhandler';
-import { classTokens, jaccard } from './dom.js';
-import { CLASS_SIMILARITY, type PostRecord } from './records.js';
+import { CLASS_SIMILARITY, classTokens, jaccard, type PostRecord } from './dom.js';
 
 /** What a site's floors look like: the floor element's tag and digit-free class set. */
 export interface FloorLayout {

@@ -29,11 +29,14 @@ import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
 import { threadTitle, titleCore } from './title.js';
 import {
+  type PostRecord,
+  CLASS_SIMILARITY,
   type ThreadIndex,
   type Range,
   classTokens,
   contains,
   elementChildren,
+  nextElementSibling,
   idPattern,
   jaccard,
   stepKey,
@@ -48,23 +51,8 @@ import {
   LOGIN_HREF,
 } from './dom.js';
 
-/** One floor: one or more consecutive sibling elements (or, from the peak fallback, a text range). */
-export interface PostRecord {
-  roots: Element[];
-  range: Range;
-  /** How it was found (for debugging and the bench's verbose mode). */
-  via: 'siblings' | 'rows' | 'ids' | 'class' | 'layout' | 'headers' | 'peaks' | 'single';
-  /** Replies inside this floor (comments under an answer, 楼中楼): records of an inner list that
-   * names authors. Their text, authors and dates are theirs, not the floor's. */
-  replies?: PostRecord[];
-  /** What the replies occupy, with their list's label: left out of the floor's own fields. */
-  replyArea?: Range[];
-}
+export { CLASS_SIMILARITY, type PostRecord } from './dom.js';
 
-/** Two siblings belong to one structure when their digit-free class sets overlap at least this
- * much. 0.5 keeps `post bg1 firstpost` with `post bg2` (phpBB alternation) and separates
- * `post` from `signature`. */
-export const CLASS_SIMILARITY = 0.5;
 /** A structure needs at least this many dated members to be a list of posts (two posts make a
  * thread; a single post is handled by the single-post path). */
 export const MIN_RECORDS = 2;
@@ -197,7 +185,7 @@ function innerShare(ix: ThreadIndex, outer: PostRecord[], inner: Candidate): num
  * grouped by page sections), whatever it says. */
 const INNER_BULK_SHARE = 0.5;
 
-function datedCount(anchorStarts: Int32Array, r: Range): number {
+export function datedCount(anchorStarts: Int32Array, r: Range): number {
   return lowerBound(anchorStarts, r.end + 1) - lowerBound(anchorStarts, r.start);
 }
 
@@ -302,14 +290,28 @@ function siblingCandidates(ix: ThreadIndex, anchorStarts: Int32Array, parent: El
   const cl = clusterChildren(children);
   const dated = children.map((c) => datedCount(anchorStarts, rangeOf(ix, c)) > 0);
   const byCluster = new Map<number, number[]>();
+  const undatedOf = new Map<number, number>();
   for (let i = 0; i < children.length; i++) {
-    if (!dated[i] || cl[i]! < 0) continue;
+    if (cl[i]! < 0) continue;
+    if (!dated[i]) {
+      undatedOf.set(cl[i]!, (undatedOf.get(cl[i]!) ?? 0) + 1);
+      continue;
+    }
     let arr = byCluster.get(cl[i]!);
     if (!arr) byCluster.set(cl[i]!, (arr = []));
     arr.push(i);
   }
   for (const [cid, pos] of byCluster) {
     if (pos.length < MIN_RECORDS) continue;
+    // The same template's undated members too (an answer without a date, a deleted comment's
+    // placeholder, a post whose date only script fills in): a variant for the floor model, whose
+    // features say how many are dated. Only where the dated members are most of them.
+    const undated = undatedOf.get(cid) ?? 0;
+    if (undated > 0 && undated <= pos.length) {
+      const all = children.filter((_, i) => cl[i] === cid);
+      const records = all.map((c) => ({ roots: [c], range: rangeOf(ix, c), via: 'siblings' as const }));
+      out.push({ records, score: scoreRecords(ix, records), key: `sib:${ix.page.indexOf(parent)}:${cid}:all` });
+    }
     const gaps = pos.slice(1).map((p, i) => p - pos[i]!);
     const k = gaps[0]!;
     let records: PostRecord[] | undefined;
@@ -589,7 +591,58 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
     if (main) extra.push({ roots: [main], range: rangeOf(ix, main), via: records[0]!.via });
   }
   if (!extra.length) return records;
-  return [...records, ...extra].sort((a, b) => a.range.start - b.range.start);
+  // A post is shown once: an element of the template elsewhere whose text is a record's own is a
+  // copy (a "most liked replies" box above the replies), not another floor.
+  const texts = new Set(records.map((r) => recordKey(ix, r.range)));
+  const fresh = extra.filter((x) => !texts.has(recordKey(ix, x.range)));
+  if (!fresh.length) return records;
+  return [...records, ...fresh].sort((a, b) => a.range.start - b.range.start);
+}
+
+/** A record this long (characters of its text key) is told apart from another by its text. */
+const COPY_MIN_CHARS = 16;
+
+/**
+ * A post is shown once: of records with the very same text (name, time and words), a box of
+ * "most liked replies" repeats some of the floors. The copies outside the parent that holds most
+ * of the records go when one of them is in it (two copies in the stream are a post sent twice).
+ */
+function dropCopies(ix: ThreadIndex, records: PostRecord[]): PostRecord[] {
+  if (records.length < 3) return records;
+  const keys = records.map((r) => recordKey(ix, r.range));
+  const byKey = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    if (k.length < COPY_MIN_CHARS) return;
+    let arr = byKey.get(k);
+    if (!arr) byKey.set(k, (arr = []));
+    arr.push(i);
+  });
+  const parents = new Map<AnyNode | null, number>();
+  for (const r of records) {
+    const p = r.roots[0]?.parent ?? null;
+    parents.set(p, (parents.get(p) ?? 0) + 1);
+  }
+  let major: AnyNode | null = null;
+  let n = 0;
+  for (const [p, c] of parents) if (c > n) [major, n] = [p, c];
+  const drop = new Set<number>();
+  for (const idx of byKey.values()) {
+    if (idx.length < 2) continue;
+    // Copies side by side in the stream are a post sent twice (both are floors of the thread).
+    const inStream = idx.filter((i) => records[i]!.roots[0]?.parent === major);
+    if (!inStream.length || inStream.length === idx.length) continue;
+    for (const i of idx) if (!inStream.includes(i)) drop.add(i);
+  }
+  return drop.size ? records.filter((_, i) => !drop.has(i)) : records;
+}
+
+/** A record's text as a key for finding copies (whitespace-free; once per range and page). */
+function recordKey(ix: ThreadIndex, r: Range): string {
+  const keys = ix.page.memo('forum:record-keys', () => new Map<string, string>());
+  const id = `${r.start}:${r.end}`;
+  let k = keys.get(id);
+  if (k === undefined) keys.set(id, (k = segmentsIn(ix, r).map((s) => s.text.replace(/\s+/g, '')).join('|')));
+  return k;
 }
 
 /** Whether a range nests in or around one of the sorted, disjoint ranges (binary search). */
@@ -725,7 +778,7 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
     const next = records[i + 1];
     const a = r.roots[r.roots.length - 1];
     const b = next?.roots[0];
-    if (next && a && b && a.parent === b.parent && elementChildren(a.parent as Element).indexOf(b) === elementChildren(a.parent as Element).indexOf(a) + 1 && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
+    if (next && a && b && a.parent === b.parent && nextElementSibling(a) === b && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
       out.push({ ...next, roots: [...r.roots, ...next.roots], range: { start: r.range.start, end: next.range.end } });
       i++;
       continue;
@@ -736,7 +789,7 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
 }
 
 /** Whether a heading in the range shows the page's title (or a part of it cut at a separator). */
-function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
+export function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
   const title = ix.page.title.replace(/\s+/g, ' ').trim();
   const headings = segmentsIn(ix, r).filter((seg) => /^h[1-6]$/.test(seg.element.name) && seg.text.length >= MIN_TITLE_CHARS);
   if (!headings.length) return false;
@@ -765,7 +818,7 @@ const MIN_TITLE_CORE_CHARS = 12;
 const MIN_TITLE_CHARS = 4;
 
 /** Non-link characters in headings (a thread title above the posts is not a post's text). */
-function headingChars(ix: ThreadIndex, r: Range): number {
+export function headingChars(ix: ThreadIndex, r: Range): number {
   let n = 0;
   for (const seg of segmentsIn(ix, r)) if (/^h[1-6]$/.test(seg.element.name)) n += seg.text.length - seg.linkChars;
   return n;
@@ -883,7 +936,7 @@ function attachReplies(records: PostRecord[], replies: PostRecord[]): void {
 }
 
 /** Whether a record shows who wrote it: a member link, an author class, or a data-author. */
-function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
+export function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
   const r = rec.range;
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
     const n = ix.page.nodes[i];
@@ -897,7 +950,7 @@ function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
 }
 
 /** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
-const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?\/|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
 /** A member profile link; a login or sign-up link under `/user/` is nobody's. */
 function isMemberHref(href: string): boolean {
   return MEMBER_HREF.test(href) && !LOGIN_HREF.test(href.split('?')[0]!);
@@ -905,7 +958,7 @@ function isMemberHref(href: string): boolean {
 /** Class/id words of board post containers (a one-post thread must sit in one). */
 const FORUM_CONTAINER = /(post|reply|message|thread|topic|floor|comment|bbs|forum|kmsg|l_post|帖|楼)/i;
 
-function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
+export function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
   for (let i = r.start; i <= r.end && i < ix.page.nodes.length; i++) {
     const n = ix.page.nodes[i];
     if (n instanceof Element && n.name === 'a' && n.attribs.href && isMemberHref(n.attribs.href)) return true;
@@ -913,11 +966,87 @@ function hasMemberLink(ix: ThreadIndex, r: Range): boolean {
   return false;
 }
 
-/** Find the floors of a thread page, in page order; empty when the page has no posts. */
+/**
+ * A candidate list of floors, finished as the splitter returns floors (the main post and the
+ * records of the same template elsewhere added, header rows merged, replies attached), with what
+ * the rules saw in it. The floor model (choose.ts) reads these as features and picks one list.
+ */
+export interface RecordSet {
+  /** Generator and its group (`sib:<parent>:<cluster>`, `ids:…`, `cls:…`, `hdr:…`, `layout:…`,
+   * `peaks`, `single`, `undated`). */
+  key: string;
+  records: PostRecord[];
+  /** The list the rules alone choose (the splitter before the floor model). */
+  rule: boolean;
+  /** The rules' score: dated records, damped when widget-short or teasers, weighed by authors. */
+  score: number;
+  /** Own text besides dates in half the records, punctuation in MIN_PUNCT_SHARE of them. */
+  speaks: boolean;
+  /** Nested in the records of a stronger list whose records show their own dates. */
+  dominated: boolean;
+  /** Typical number of own dates per record at most MAX_DATES_PER_POST. */
+  singleDated: boolean;
+  /** Holds lists nested in its records (replies, comments) / nests in another candidate. */
+  outer: boolean;
+  nested: boolean;
+  /** Records added outside the generator's own (the same template elsewhere). */
+  extended: number;
+  /** The main post the rules find before the records (a template of its own), not in `records`. */
+  main?: PostRecord;
+  /** Replies inside the records (comments, 楼中楼), attached by `assembleSet`. */
+  replies: PostRecord[];
+  /** Share of records that show an author (member link, author class, data-author). */
+  authorShare: number;
+}
+
+/** Structural candidates finished and offered to the floor model (the strongest by rule score):
+ * bounds the cost (each is finished in time linear in the page). */
+export const POOL_STRUCTURAL = 12;
+/** Header-delimited candidates offered. */
+const POOL_HEADERS = 3;
+
+/** The candidate lists of a page and what assembling one needs. */
+export interface SetPool {
+  sets: RecordSet[];
+  /** Non-link characters of a range besides its dates. */
+  ownText: (r: Range) => number;
+}
+
+/** Find the floors of a thread page, in page order, as the rules choose them; empty when the page
+ * has no posts. (The floor model's choice: choose.ts `chooseRecords`.) */
 export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = []): PostRecord[] {
+  const pool = recordSets(ix, anchors, layouts);
+  const rule = pool.sets.find((s) => s.rule);
+  return rule ? assembleSet(ix, pool, rule) : [];
+}
+
+/**
+ * The floors of a candidate list as the splitter returns them: the main post (by default the one
+ * the rules found) before the records, header rows merged into their floors, replies attached to
+ * the floors that hold them. Fresh record objects: a set can be assembled more than once.
+ */
+export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main: PostRecord | undefined = set.main): PostRecord[] {
+  const fresh = (r: PostRecord): PostRecord => ({ roots: r.roots, range: r.range, via: r.via });
+  const all = mergeHeaderRows(ix, dropCopies(ix, (main ? [main, ...set.records] : set.records).map(fresh)), pool.ownText);
+  attachReplies(all, set.replies);
+  for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
+  return all;
+}
+
+/** Every candidate list of floors of a page, the rules' choice marked (`rule`); no set when the
+ * page has no candidate at all. */
+export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = []): SetPool {
   const page: Page = ix.page;
   const anchorStarts = Int32Array.from(anchors.filter((a) => !a.prose).map((a) => a.index));
-  if (!anchorStarts.length) return undatedRecords(ix);
+  const simple = (key: string, records: PostRecord[], rule: boolean): RecordSet => ({
+    key, records, rule, score: records.length, speaks: true, dominated: false, singleDated: true, outer: false, nested: false, extended: 0, replies: [],
+    authorShare: records.length ? records.filter((r) => showsAuthor(ix, r)).length / records.length : 0,
+  });
+  const noText = (r: Range): number => nonLinkChars(ix, r);
+  if (!anchorStarts.length) {
+    const undated = undatedRecords(ix);
+    return { sets: undated.length ? [simple('undated', undated, true)] : [], ownText: noText };
+  }
   const candidates: Candidate[] = [];
   const withIds: Element[] = [];
   const allElements: Element[] = [];
@@ -957,17 +1086,22 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
   const speaks = (records: PostRecord[]): boolean =>
     records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT).length * 2 >= records.length &&
     records.filter((r) => punctMarks(ix, r.range) > 0).length >= MIN_PUNCT_SHARE * records.length;
-  const speaking = candidates.filter((c) => speaks(c.records)).sort((a, b) => b.score - a.score || b.records.length - a.records.length);
+  const speakingSet = new Set(candidates.filter((c) => speaks(c.records)));
+  const speaking = [...speakingSet].sort((a, b) => b.score - a.score || b.records.length - a.records.length);
   // Lists inside lists (seed 000: "floor within a floor"): the strongest candidates are related by
   // nesting. A list whose records sit inside the records of another — several in one record, or
   // all of them in one — is structure within posts: comments, 楼中楼 replies, or the pieces of one
   // long post (its attachment boxes, its dated paragraphs). It does not compete with the outer
   // list when the outer list's records have dates of their own.
   const top = speaking.slice(0, NESTING_CHECKED_CANDIDATES);
+  const nestedSet = new Set<Candidate>();
   for (const outer of top) {
     for (const inner of top) {
       if (inner === outer) continue;
-      if (nests(outer.records, inner.records)) (outer.inner ??= []).push(inner);
+      if (nests(outer.records, inner.records)) {
+        (outer.inner ??= []).push(inner);
+        nestedSet.add(inner);
+      }
     }
   }
   const dominated = new Set<Candidate>();
@@ -986,18 +1120,24 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     }
     for (const inner of outer.inner) dominated.add(inner);
   }
-  const live = speaking.filter((c) => !dominated.has(c) && singleDated(c));
+  const singleDatedSet = new Set(speaking.filter((c) => singleDated(c)));
+  const live = speaking.filter((c) => !dominated.has(c) && singleDatedSet.has(c));
   // Posts name their author: the strongest candidates are weighed by the share of records that
   // show an author (member link, author class, data-author). A dated table inside one post, or
   // a changelog, names nobody.
-  for (const c of live.slice(0, AUTHOR_CHECKED_CANDIDATES)) {
-    const share = c.records.filter((r) => showsAuthor(ix, r)).length / c.records.length;
-    c.score *= AUTHOR_FLOOR + (1 - AUTHOR_FLOOR) * share;
-  }
+  const authorShares = new Map<Candidate, number>();
+  const authorShare = (c: Candidate): number => {
+    let v = authorShares.get(c);
+    if (v === undefined) authorShares.set(c, (v = c.records.filter((r) => showsAuthor(ix, r)).length / c.records.length));
+    return v;
+  };
+  for (const c of live.slice(0, AUTHOR_CHECKED_CANDIDATES)) c.score *= AUTHOR_FLOOR + (1 - AUTHOR_FLOOR) * authorShare(c);
   if (process.env.FORUM_DEBUG) for (const c of live.slice(0, 12)) console.error('cand', c.key, c.records.length, c.score.toFixed(2), c.inner?.map((x) => x.key).join(','), c.records.slice(0, 2).map((r) => r.roots[0] ? `${r.roots[0].name}.${r.roots[0].attribs.class ?? ''}#${r.roots[0].attribs.id ?? ''}` : r.range.start).join(' | '));
   let best: Candidate | undefined;
   let bestHeader: Candidate | undefined;
   for (const c of live) {
+    // (Variants offered to the floor model only: the rules keep to dated members.)
+    if (c.key.endsWith(':all')) continue;
     const isHeader = c.key.startsWith('hdr:');
     const cur = isHeader ? bestHeader : best;
     if (!cur || c.score > cur.score || (c.score === cur.score && c.records.length > cur.records.length)) {
@@ -1018,10 +1158,28 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     return regular * 2 < heads.length;
   };
   // Header floors carry no structure of their own to vouch for them: most must name an author.
-  if (bestHeader && bestHeader.records.filter((r) => showsAuthor(ix, r)).length * 2 < bestHeader.records.length) bestHeader = undefined;
-  // The structure's replies (comments under a question and its answers, 楼中楼): their headers
-  // are not floors the structure missed.
-  const bestReplies = best ? replyRecords(ix, best, speaking) : [];
+  if (bestHeader && authorShare(bestHeader) * 2 < 1) bestHeader = undefined;
+  // A header floor with nothing to say and nobody saying it is a dated line beside the posts
+  // (a thread header, a "similar threads" date), not a floor.
+  const headerFloors = (c: Candidate): PostRecord[] => c.records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT || showsAuthor(ix, r));
+  // A structural list finished: the same template elsewhere, its replies (comments under a
+  // question and its answers, 楼中楼), the main post before it, header rows merged.
+  const finished = new Map<Candidate, { records: PostRecord[]; replies: PostRecord[]; main?: PostRecord; own?: { records: PostRecord[]; main?: PostRecord } }>();
+  const finish = (c: Candidate) => {
+    let f = finished.get(c);
+    if (f) return f;
+    const replies = replyRecords(ix, c, speaking);
+    const records = extendRecords(ix, anchorStarts, c.records, allElements);
+    const main = mainPostBefore(ix, anchors, records, ownText, replies);
+    // The list without the same template's records elsewhere, for the floor model (a "most
+    // liked replies" box repeats some of the replies above them).
+    const own = records === c.records ? undefined : { records: c.records, main: mainPostBefore(ix, anchors, c.records, ownText, replies) };
+    finished.set(c, (f = { records, replies, main, own }));
+    return f;
+  };
+  let ruleKey: string | undefined;
+  let ruleRecords: PostRecord[] | undefined;
+  const bestReplies = best ? finish(best).replies : [];
   if (bestHeader) {
     // (Inner "replies" in the floors' own markup are floors nested by tags that never closed.)
     const floorKey = best?.records[0]!.roots[0] ? stepKey(best.records[0]!.roots[0]) : undefined;
@@ -1038,25 +1196,40 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
     const missed = best ? floorHeads.filter((r) => !best!.records.some((b) => b.range.start <= r.range.start && r.range.start <= b.range.end)) : [];
     const missedTalk = missed.filter((r) => punctMarks(ix, r.range) > 0).length >= HEADER_MISSED_TALK * missed.length;
     if (!best || (floorHeads.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads) && missedTalk)) {
-      // A header floor with nothing to say and nobody saying it is a dated line beside the posts
-      // (a thread header, a "similar threads" date), not a floor.
-      return bestHeader.records.filter((r) => ownText(r.range) >= MIN_OWN_TEXT || showsAuthor(ix, r));
+      ruleKey = bestHeader.key;
+      ruleRecords = headerFloors(bestHeader);
     }
   }
-  if (best) {
-    const records = extendRecords(ix, anchorStarts, best.records, allElements);
-    const replies = bestReplies;
-    if (process.env.FORUM_DEBUG) console.error("replies", replies.map((r) => `${r.roots[0]?.name}.${r.roots[0]?.attribs.class}@${r.range.start}`).slice(0, 8).join(" "));
-    const main = mainPostBefore(ix, anchors, records, ownText, replies);
-    const all = mergeHeaderRows(ix, main ? [main, ...records] : records, ownText);
-    attachReplies(all, replies);
-    for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
-    return all;
+  if (!ruleRecords && best) ruleKey = best.key;
+  const sets: RecordSet[] = [];
+  const add = (c: Candidate, key: string, records: PostRecord[], replies: PostRecord[] = [], main?: PostRecord): void => {
+    if (!records.length) return;
+    sets.push({
+      key, records, rule: key === ruleKey, score: c.score, speaks: speakingSet.has(c), dominated: dominated.has(c),
+      singleDated: singleDatedSet.has(c) || (!speakingSet.has(c) && singleDated(c)), outer: !!c.inner?.length, nested: nestedSet.has(c),
+      extended: Math.max(0, records.length - c.records.length), main, replies, authorShare: authorShare(c),
+    });
+  };
+  const byScore = [...candidates].sort((a, b) => b.score - a.score || b.records.length - a.records.length);
+  const structural = byScore.filter((c) => !c.key.startsWith('hdr:')).slice(0, POOL_STRUCTURAL);
+  if (best && !structural.includes(best)) structural.push(best);
+  for (const c of structural) {
+    const f = finish(c);
+    add(c, c.key, f.records, f.replies, f.main);
+    if (f.own) add(c, `${c.key}/own`, f.own.records, f.replies, f.own.main);
   }
+  const headers = byScore.filter((c) => c.key.startsWith('hdr:')).slice(0, POOL_HEADERS);
+  if (bestHeader && !headers.includes(bestHeader)) headers.push(bestHeader);
+  for (const c of headers) add(c, c.key, ruleKey === c.key && ruleRecords ? ruleRecords : headerFloors(c));
+  // The rules' fallbacks, in their order: peak clustering, a single post, undated floors.
   const peaks = peakRecords(ix, anchors).filter((r) => ownText(r.range) >= POST_TEXT_REF && punctMarks(ix, r.range) > 0);
-  if (peaks.length >= MIN_RECORDS) return peaks;
   const single = singleRecord(ix, anchors);
-  return single.length ? single : undatedRecords(ix);
+  const undated = undatedRecords(ix);
+  const fallback = ruleKey ? undefined : peaks.length >= MIN_RECORDS ? 'peaks' : single.length ? 'single' : undated.length ? 'undated' : undefined;
+  if (peaks.length >= MIN_RECORDS) sets.push(simple('peaks', peaks, fallback === 'peaks'));
+  if (single.length) sets.push(simple('single', single, fallback === 'single'));
+  if (undated.length) sets.push(simple('undated', undated, fallback === 'undated'));
+  return { sets, ownText };
 }
 
 /** Undated floors must hold at least this share of the page's text: the thread is what the page

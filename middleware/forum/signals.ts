@@ -19,7 +19,8 @@ import type { Page } from '../../src/core/page.js';
 import { pageIndex, rangeChars, solidLength } from '../../src/core/page-index.js';
 import { extractForumDebug } from './index.js';
 
-export const SIGNALS_VERSION = 1;
+/** 2: floors chosen by the floor model (issue 29). */
+export const SIGNALS_VERSION = 2;
 
 export interface FloorSignals {
   /** Floors the splitter finds (0: none, the page is not a thread to it). */

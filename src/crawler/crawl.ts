@@ -42,7 +42,7 @@ import { consoleLogger, type LogLevelName } from './log.js';
 import type { RecrawlOptions } from './recrawl.js';
 import { CrawlStats, type CrawlProgress, type CrawlSummary } from './run/stats.js';
 import { crawlPaths, openCrawlState } from './run/state.js';
-import { openOutputs, type CrawlOutputs } from './run/outputs.js';
+import { finishThreads, openOutputs, type CrawlOutputs } from './run/outputs.js';
 import { ChainRunner } from './run/chain-runner.js';
 import { PageBudget } from './run/budget.js';
 import { StopControl } from './run/stop.js';
@@ -322,7 +322,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const robots = robotsCache(fx, opts.robotsFetcher);
   const fetcher = await pageFetcher(fx, robots, { memory: pageMemory, active: () => state.recrawling }, !!c.render);
   const admission = new LinkAdmission(frontier, links.rules.length > 0, stats);
-  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle });
+  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle });
   const failures = new FailureHandler({ frontier, stats, stop, log, maxFailedPages: c.maxFailedPages, settle, release: () => budget.release() });
   const shared = sharedFinish(frontier, requestManager, stop);
   const maxConcurrency = c.maxConcurrency ?? (c.render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);
@@ -353,6 +353,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
     stop.close();
     stopTimers();
     await chain.close(!stop.interrupted);
+    await finishThreads(out, isFinished());
     await out.pipeline.close();
     await out.store.flush();
     pageMemory.flush();

@@ -124,6 +124,10 @@ export interface SpiderConfig {
   /** Start from sitemaps too: `true` reads the `Sitemap:` lines of the start URLs' robots.txt (else
    * `/sitemap.xml`); or a list of sitemap (or robots.txt) URLs. Their URLs pass the follow rules. */
   sitemaps?: boolean | string[];
+  /** Forum threads of several pages (page 1 … N, found through the thread's pagination): `merge`
+   * (default) stores one item per thread — the posts of all its pages in order, none twice, the
+   * main post once (`mergeThreadPages` in middleware/forum) — `pages` one item per page. */
+  thread?: 'merge' | 'pages';
 }
 
 /** Types only: returns its argument. A spider file may as well `export default` a plain object. */
@@ -242,6 +246,7 @@ export const spiderSchema = z.strictObject({
   feeds: z.record(z.string().min(1), feedOptions).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   sitemaps: z.union([z.boolean(), z.array(httpUrl).min(1)]).optional(),
+  thread: z.enum(['merge', 'pages']).optional(),
   recrawl: z
     .strictObject({
       every: z

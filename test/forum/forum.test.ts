@@ -207,6 +207,49 @@ describe('scale', () => {
   });
 });
 
+/** A generated phpBB-like thread of n posts. */
+function longThread(n: number): string {
+  const posts: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const t = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    posts.push(
+      `<div id="p${1000 + i}" class="post bg${(i % 2) + 1}"><div class="postinfo"><a href="/memberlist.php?mode=viewprofile&amp;u=${i % 37}">user${i % 37}</a> <span class="time">${t}</span></div>` +
+        `<div class="content">Reply number ${i}, with a sentence of text. And a second one.</div><div class="actions"><a href="#">Reply</a></div></div>`,
+    );
+  }
+  return `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="posts">${posts.join('')}</div></body></html>`;
+}
+
+/** Best of a few runs (the machine is shared: the minimum is the least disturbed figure). */
+function bestTime(html: string, runs = 2): number {
+  let best = Infinity;
+  for (let r = 0; r < runs; r++) {
+    const page = createPage({ url: 'https://big.example/t', body: html });
+    const t0 = performance.now();
+    extractForum(page);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
+  it('takes at most 2.5× the time for twice the posts', () => {
+    const n = 1500;
+    bestTime(longThread(200), 1); // warm the JIT
+    const t1 = bestTime(longThread(n));
+    const t2 = bestTime(longThread(2 * n));
+    expect(t2).toBeLessThanOrEqual(2.5 * t1);
+  }, 60_000);
+
+  it('takes at most 2.5× the time for twice the siblings (50,000 dated paragraphs)', () => {
+    const html = (n: number) => `<html><body><div>${Array.from({ length: n }, (_, i) => `<p>2020-01-0${1 + (i % 9)} 10:00 a reply, with text.</p>`).join('')}</div></body></html>`;
+    bestTime(html(5_000), 1);
+    const t1 = bestTime(html(25_000), 1);
+    const t2 = bestTime(html(50_000), 1);
+    expect(t2).toBeLessThanOrEqual(2.5 * t1);
+  }, 60_000);
+});
+
 describe('quotes with dates', () => {
   it('keeps floors whose quoted posts carry their own dates (nested quotes too)', () => {
     const q = (d: number, i: number): string =>

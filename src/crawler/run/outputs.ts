@@ -10,13 +10,17 @@ import { LowdbSiteStore } from '../../storage/site-store.js';
 import { CallbackSink, DatasetFileSink, type ItemSink } from '../../storage/item-sink.js';
 import { openFeed, type FeedSpec } from '../../storage/feed-sink.js';
 import { ItemPipeline } from '../pipeline.js';
+import { urlNormalisation } from '../normalise-url.js';
 import type { CrawlPaths, CrawlState } from './state.js';
+import { ThreadMerger } from './thread-merge.js';
 
 export interface CrawlOutputs {
   /** The local dataset (absent when items go to a shared sink). */
   dataset: DatasetFileSink | undefined;
   pipeline: ItemPipeline;
   store: SiteStore;
+  /** A forum thread's pages held until they are stored as one item (spider `thread: 'merge'`). */
+  threads?: ThreadMerger;
 }
 
 export interface OutputOptions {
@@ -37,5 +41,18 @@ export async function openOutputs(spider: SpiderConfig, o: OutputOptions, feeds:
   const pipeline = new ItemPipeline(sinks, log, state.previousItems, { stages: spider.pipelines, spider: spider.name });
   await pipeline.open();
   const store = o.siteStore ?? (await LowdbSiteStore.open(path.join(paths.stateDir, `${spider.name}.json`)));
-  return { dataset, pipeline, store };
+  // Whole threads: local crawls, not recrawl passes (thread-merge.ts).
+  const merge = (spider.thread ?? 'merge') === 'merge' && !o.itemSink && !state.recrawling;
+  const threads = merge ? ThreadMerger.open(paths.stateDir, spider.name, urlNormalisation(spider), state.resumed, log) : undefined;
+  return { dataset, pipeline, store, threads };
+}
+
+/** The end of a run: a finished crawl stores the threads still held (an interrupted one keeps them
+ * for the resumed run). Before the pipeline closes. */
+export async function finishThreads(out: CrawlOutputs, finished: boolean): Promise<void> {
+  if (!out.threads) return;
+  const items = out.threads.finish(finished);
+  for (const it of items) await out.pipeline.process(it);
+  out.threads.stored(items);
+  out.threads.close(finished);
 }

@@ -17,6 +17,7 @@ import { displayUrl } from '../failure-log.js';
 import { fingerprint, NotModifiedError } from '../recrawl.js';
 import type { PageOutcome, PageTask } from '../pool/outcome.js';
 import type { ItemPipeline } from '../pipeline.js';
+import type { ThreadMerger } from './thread-merge.js';
 import { bump, type CrawlStats } from './stats.js';
 import type { CrawlState } from './state.js';
 import type { StopControl } from './stop.js';
@@ -77,6 +78,8 @@ export interface PageHandlerDeps {
   chain: ChainRun;
   frontier: Frontier;
   pipeline: ItemPipeline;
+  /** Whole threads: a thread's pages are held, then stored as one item. */
+  threads?: ThreadMerger;
   state: Pick<CrawlState, 'pageMemory' | 'recrawling' | 'recrawlOptions'>;
   stats: CrawlStats;
   stop: StopControl;
@@ -205,6 +208,9 @@ export class PageHandler {
       }
     }
     // A page's item was checked against the item shape where the chain ran (`problem`).
-    if (store) await this.d.pipeline.process(item, { requestUrl: request.url }, { update, checked });
+    if (!store) return;
+    const items = this.d.threads && !update && !checked?.problem ? this.d.threads.hold(item) : [item];
+    for (const it of items) await this.d.pipeline.process(it, { requestUrl: request.url }, { update, checked: it === item ? checked : undefined });
+    this.d.threads?.stored(items);
   }
 }

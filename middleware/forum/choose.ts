@@ -1,0 +1,57 @@
+/**
+ * The splitter's choices (issue 29): every candidate list the generators find (records.ts
+ * `recordSets`) is scored by the floor model's list scorer (model.ts) over generic features
+ * (set-features.ts), the rules' own choice among them (`rule`) being one feature; then the blocks
+ * before the chosen floors, and "none", by its main-post scorer (main-post.ts). Without a model
+ * the rules decide alone (their list, their main post).
+ */
+import type { Page } from '../../src/core/page.js';
+import { findPagination, laterPageInUrl, type Pagination } from '../pagination/index.js';
+import type { DateAnchor } from './dates.js';
+import type { PostRecord, ThreadIndex } from './dom.js';
+import type { FloorLayout } from './layout.js';
+import { mainCandidates, mainFeatures } from './main-post.js';
+import { decide, score, type FloorModel } from './model.js';
+import { assembleSet, recordSets, type RecordSet, type SetPool } from './records.js';
+import { noListFeatures, pageFacts, setFeatures } from './set-features.js';
+
+export interface Choice {
+  records: PostRecord[];
+  set?: RecordSet;
+  pool: SetPool;
+  /** The thread page's pagination (read with the floors' ranges excluded). */
+  pagination: Pagination;
+}
+
+/** Whether the pager (else the URL) says this is a later page of the thread. */
+export function isLaterPage(page: Page, pagination: Pagination): boolean {
+  return pagination.current !== undefined ? pagination.current > 1 : laterPageInUrl(page.url) === true;
+}
+
+export function chooseRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = [], model?: FloorModel): Choice {
+  const pool = recordSets(ix, anchors, layouts);
+  let set = pool.sets.find((s) => s.rule);
+  const facts = model?.sets || model?.main ? pageFacts(ix, anchors) : undefined;
+  if (model?.sets && facts && pool.sets.length) {
+    // The candidates, then "none of them" where the rules found none either (the model picks a
+    // list where the rules have one; it may find one where they have none).
+    // (Where the rules found none, only lists that talk are offered: a list of threads — titles,
+    // names, dates, counters — is a list of many dated, authored rows too.)
+    const fs = [...setFeatures(ix, pool, facts), ...(set ? [] : [noListFeatures(pool)])];
+    const offered = fs.map((_, i) => set !== undefined || i >= pool.sets.length || pool.sets[i]!.speaks);
+    const ruleAt = set ? pool.sets.indexOf(set) : pool.sets.length;
+    const k = decide(model.sets, fs.map((f, i) => (offered[i] ? f : undefined)), ruleAt);
+    if (process.env.FORUM_DEBUG_CHOICE && ix.page.url.includes(process.env.FORUM_DEBUG_CHOICE)) fs.forEach((f, i) => console.error(`${pool.sets[i]?.key ?? 'NONE'} n=${pool.sets[i]?.records.length} z=${score(model.sets!, f).toFixed(2)}${i === k ? ' <==' : ''} ${[...f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`));
+    if (k >= 0) set = pool.sets[k];
+  }
+  if (!set) return { records: [], pool, pagination: findPagination(ix.page) };
+  const floors = assembleSet(ix, pool, set, undefined);
+  const pagination = findPagination(ix.page, { exclude: floors.map((r) => r.range) });
+  let main = set.main;
+  if (model?.main && facts && floors.length) {
+    const cands = mainCandidates(ix, floors, facts.dateStarts, set.main);
+    const k = decide(model.main, mainFeatures(ix, floors, cands, facts, { laterPage: isLaterPage(ix.page, pagination) }), cands.findIndex((c) => c.rule) + 1);
+    main = k > 0 ? cands[k - 1]!.record : undefined;
+  }
+  return { records: main ? assembleSet(ix, pool, set, main) : floors, set, pool, pagination };
+}

@@ -1,0 +1,170 @@
+/**
+ * Which lines of a floor are what the post says (issue 29): every readable line of the floor is a
+ * candidate, the lines the rules read (the content element chosen by position votes, without
+ * noise, buttons and counters: fields.ts `contentLines`) are marked, and the floor model's line
+ * scorer keeps or drops each one over generic features — the line's length, punctuation and
+ * links, whether it shows the floor's date or its author's name, whether the same line recurs
+ * across the floors (template: a user panel's field, a board's button bar), where it sits against
+ * the content element, its tag and the class *words* of the elements around it. A user panel
+ * line ("得分：35"), a button bar ("只看此用户 大字体"), the author's name or the date repeated in
+ * the body are what the rules' content element holds on boards they were not fitted to.
+ */
+import { Element, type AnyNode } from 'domhandler';
+import type { DateAnchor } from './dates.js';
+import { type PostRecord, type ThreadIndex, chars, rangeOf, segSpan, punctIn } from './dom.js';
+import { ACTION_TEXT, COUNTER_LINE, type AuthorPick, type FloorLine, PathSpace, inQuote, readable } from './fields.js';
+import { classWords } from './set-features.js';
+import { titleCore } from './title.js';
+import type { Features } from './model.js';
+
+export interface LineCandidate {
+  line: FloorLine;
+  /** The rules read it. */
+  rule: boolean;
+  f: Features;
+}
+
+/** Levels of ancestors (up to the floor's root) whose class words are features. */
+const LINE_ANCESTORS = 4;
+/** A line recurring (digits aside) in at least this share of the floors, and in three, is template. */
+const TEMPLATE_SHARE = 0.3;
+const TEMPLATE_FLOORS = 3;
+/** "Label: value" lines of user panels. */
+const LABEL_VALUE = /^[^:：\s]{1,12}\s?[:：]\s?\S/;
+const TAGS = new Set(['p', 'div', 'td', 'span', 'a', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'blockquote', 'pre', 'font', 'dd', 'dt', 'b', 'strong', 'em', 'th', 'br', 'code']);
+
+const log = (x: number, scale: number) => Math.log1p(Math.max(0, x)) / scale;
+/** A line this long that the page's title holds is the title. */
+const MIN_TITLE_LINE = 6;
+const key = (t: string) => t.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+
+/** The root a segment is read under: the rules' content element holding it, else the floor's root
+ * holding it, else the segment's own element (a floor cut by position). */
+function rootOf(ix: ThreadIndex, rec: PostRecord, content: Element[] | undefined, index: number): Element | undefined {
+  for (const el of content ?? []) {
+    const r = rangeOf(ix, el);
+    if (r.start <= index && index <= r.end) return el;
+  }
+  for (const el of rec.roots) {
+    const r = rangeOf(ix, el);
+    if (r.start <= index && index <= r.end) return el;
+  }
+  return undefined;
+}
+
+export function lineCandidates(
+  ix: ThreadIndex,
+  records: PostRecord[],
+  content: Array<Element[] | undefined>,
+  ruleLines: FloorLine[][],
+  dates: Array<DateAnchor | undefined>,
+  authors: AuthorPick[],
+): LineCandidate[][] {
+  // Template lines: the same text in many floors — the very same (a button bar), or the same but
+  // for its numbers (a user panel's "积分 1467"; also a numbered heading "楼-1", "楼-2").
+  const floorsWith = new Map<string, number>();
+  const exactWith = new Map<string, number>();
+  const perRecord = records.map((rec) => {
+    const [a, b] = segSpan(ix, rec.range);
+    const ks: number[] = [];
+    for (let k = a; k < b; k++) ks.push(k);
+    for (const t of new Set(ks.map((k) => key(ix.segments[k]!.text)))) floorsWith.set(t, (floorsWith.get(t) ?? 0) + 1);
+    for (const t of new Set(ks.map((k) => ix.segments[k]!.text))) exactWith.set(t, (exactWith.get(t) ?? 0) + 1);
+    return ks;
+  });
+  const templ = Math.max(TEMPLATE_FLOORS, TEMPLATE_SHARE * records.length);
+  const space = new PathSpace();
+  const pathFloors = new Map<string, Set<number>>();
+  const paths = perRecord.map((ks, i) =>
+    ks.map((k) => {
+      const p = space.pathIn(records[i]!, ix.segments[k]!.element);
+      if (p !== undefined) {
+        let set = pathFloors.get(p);
+        if (!set) pathFloors.set(p, (set = new Set()));
+        set.add(i);
+      }
+      return p;
+    }),
+  );
+  const pageTitle = ix.page.title.replace(/\s+/g, ' ').trim();
+  const core = pageTitle ? titleCore(pageTitle) : undefined;
+  return records.map((rec, i) => {
+    const ks = perRecord[i]!;
+    const ruleAt = new Map(ruleLines[i]!.map((l) => [l.k, l]));
+    const els = content[i];
+    const ranges = (els ?? []).map((e) => rangeOf(ix, e));
+    const cStart = ranges.length ? Math.min(...ranges.map((r) => r.start)) : -1;
+    const cEnd = ranges.length ? Math.max(...ranges.map((r) => r.end)) : -1;
+    const date = dates[i];
+    const author = authors[i]?.name;
+    const out: LineCandidate[] = [];
+    const n = ks.length;
+    ks.forEach((k, j) => {
+      const seg = ix.segments[k]!;
+      const root = rootOf(ix, rec, els, seg.index) ?? seg.element;
+      if (!readable(ix, k, root, rec)) return;
+      const f: Features = new Map();
+      const put = (name: string, v = 1) => {
+        if (v) f.set(name, v);
+      };
+      // (The rules may read a part of the segment: an inline body.)
+      const ruled = ruleAt.get(k);
+      const text = ruled?.text ?? seg.text;
+      const len = text.length;
+      if (ruled) put('rule');
+      const inContent = ranges.some((r) => r.start <= seg.index && seg.index <= r.end);
+      put(inContent ? 'inContent' : cStart < 0 ? 'noContent' : seg.index < cStart ? 'beforeContent' : seg.index > cEnd ? 'afterContent' : 'besideContent');
+      put('len:log', log(len, 6));
+      if (len <= 4) put('len:tiny');
+      const p = punctIn(text);
+      if (p) put('punct');
+      put('punct:log', log(p, 3));
+      const link = len ? seg.linkChars / len : 0;
+      if (link >= 0.99) put('link:all');
+      else if (link > 0.5) put('link:most');
+      else if (link > 0) put('link:some');
+      if (date && text.includes(date.text)) {
+        put('date');
+        if (len - date.text.length <= 12) put('date:only');
+      }
+      if (author && text.includes(author)) {
+        put('author');
+        if (len - author.length <= 3) put('author:only');
+        else if (text.startsWith(author)) put('author:starts');
+      }
+      const floors = floorsWith.get(key(text)) ?? 0;
+      const exact = exactWith.get(text) ?? 0;
+      if (records.length >= TEMPLATE_FLOORS && exact >= templ) put('template');
+      else if (records.length >= TEMPLATE_FLOORS && floors >= templ) put('template:numbers');
+      if (exact > 1) put('repeats', exact / records.length);
+      const path = paths[i]![j];
+      if (path !== undefined) put('pathShare', (pathFloors.get(path)?.size ?? 0) / records.length);
+      else put('noPath');
+      if (LABEL_VALUE.test(text)) put('labelValue');
+      // The thread's title repeated in the floor (a question's heading) is not what it says.
+      const flat = text.replace(/\s+/g, ' ').trim();
+      if (flat.length >= MIN_TITLE_LINE && (pageTitle.includes(flat) || (core !== undefined && core.length >= MIN_TITLE_LINE && flat.includes(core)))) put('titleLine');
+      if (ix.noise[k] === 1) put('noise');
+      if (ix.noise[k] === 2) put('guestPrompt');
+      if (ACTION_TEXT.test(text)) put('action');
+      if (COUNTER_LINE.test(text)) put('counter');
+      if (inQuote(seg.element, root)) put('quote');
+      if (j === 0) put('first');
+      if (j === n - 1) put('last');
+      put('pos', n > 1 ? j / (n - 1) : 0);
+      const tag = seg.element.name;
+      put(`tag:${TAGS.has(tag) ? tag : 'other'}`);
+      // Class words of the line's element and its ancestors up to the floor.
+      const stop = new Set<AnyNode>(rec.roots.map((r) => r.parent).filter((x): x is NonNullable<typeof x> => !!x));
+      let lvl = 0;
+      for (let e: AnyNode | null = seg.element; e instanceof Element && !stop.has(e) && lvl < LINE_ANCESTORS; e = e.parent, lvl++) {
+        for (const w of classWords(e)) put(`anc:${w}`);
+        if (e.name === 'blockquote') put('anc:blockquote');
+      }
+      // Share of the floor's characters this line holds.
+      put('share', Math.min(1, len / Math.max(1, chars(ix, rec.range))));
+      out.push({ line: ruled ?? { k, root }, rule: !!ruled, f });
+    });
+    return out;
+  });
+}
