@@ -20,7 +20,7 @@ import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from '../pagination/index.js';
 import { extractTitle } from '../article/index.js';
-import { clusterShape, confidentList, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
+import { clearOwnList, clusterShape, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
 export { emptyShapes, readShapes, type ListShapes } from './shapes.js';
@@ -286,7 +286,9 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   let entries = chosen.flatMap((c) => c.entries);
   if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
   // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
-  if (options.shapes && !confidentList(page, chosen[0], options.shapes)) {
+  // With nothing observed of the site yet (a page alone, the first page of a crawl) there is no
+  // site evidence: the page extracts exactly as extractList(page) (issue 23).
+  if (options.shapes && options.shapes.observed > 0 && !clearOwnList(page, chosen[0], options.shapes)) {
     const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
     if (!isLearnedShape(options.shapes, own)) {
       const learnt = learnedEntries(page, options.shapes);
