@@ -270,6 +270,50 @@ function itemTitle(dom: PageIndex, e: ClusterEntry): string {
   return headingIn(dom, e.anchor) ?? e.title;
 }
 
+/**
+ * The main list's entries as the extractor picks them (page order not yet applied): the page's own
+ * clusters, or — when the site has shown list pages and this page's own list is not clear
+ * evidence — its entries in the site's learned shapes. Memoised per page and shapes state (the
+ * page-type stage reads the same entries before the list stage extracts them).
+ */
+export function listEntries(page: Page, shapes?: ListShapes): ClusterEntry[] {
+  const memo = page.memo('list:entries', () => new WeakMap<object, { observed: number; entries: ClusterEntry[] }>());
+  const key: object = shapes ?? NO_SHAPES;
+  const hit = memo.get(key);
+  if (hit && hit.observed === (shapes?.observed ?? -1)) return hit.entries;
+  const entries = selectEntries(page, shapes);
+  memo.set(key, { observed: shapes?.observed ?? -1, entries });
+  return entries;
+}
+const NO_SHAPES = {};
+
+function selectEntries(page: Page, shapes: ListShapes | undefined): ClusterEntry[] {
+  const dom = pageIndex(page);
+  const chosen = contentClusters(page);
+  let entries = chosen.flatMap((c) => c.entries);
+  if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
+  // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
+  // With nothing observed of the site yet (a page alone, the first page of a crawl) there is no
+  // site evidence: the page extracts exactly as extractList(page) (issue 23).
+  if (shapes && shapes.observed > 0 && !clearOwnList(page, chosen[0], shapes)) {
+    const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
+    if (!isLearnedShape(shapes, own)) {
+      const learnt = learnedEntries(page, shapes);
+      if (learnt) entries = learnt.entries;
+      // what repeats here is what the site shows unchanged on its list pages (a side panel of
+      // recent posts beside a term index): no entries of this page's own
+      else if (isFixedShape(shapes, own)) entries = [];
+      // the site's entries look known, none is here, and what repeats is menu words (a term
+      // index: tag or category names with counts): no entries
+      else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(shapes)) entries = [];
+      // nothing learned occurs here and the page's only repetition is a landmark of chrome (a
+      // side panel) or menu words: the title links outside chrome landmarks are its entries
+      else if (chosen[0] && (inLandmark(page, chosen[0].container) || chosen[0].meanWidth < TITLE_MIN_WIDTH)) entries = openEntries(page, shapes) ?? entries;
+    }
+  }
+  return entries;
+}
+
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
   const dom = pageIndex(page);
@@ -282,28 +326,7 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const max = options.maxItems ?? MAX_ITEMS;
   const items: ListEntry[] = [];
   const seen = new Set<string>();
-  const chosen = contentClusters(page);
-  let entries = chosen.flatMap((c) => c.entries);
-  if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
-  // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
-  // With nothing observed of the site yet (a page alone, the first page of a crawl) there is no
-  // site evidence: the page extracts exactly as extractList(page) (issue 23).
-  if (options.shapes && options.shapes.observed > 0 && !clearOwnList(page, chosen[0], options.shapes)) {
-    const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
-    if (!isLearnedShape(options.shapes, own)) {
-      const learnt = learnedEntries(page, options.shapes);
-      if (learnt) entries = learnt.entries;
-      // what repeats here is what the site shows unchanged on its list pages (a side panel of
-      // recent posts beside a term index): no entries of this page's own
-      else if (isFixedShape(options.shapes, own)) entries = [];
-      // the site's entries look known, none is here, and what repeats is menu words (a term
-      // index: tag or category names with counts): no entries
-      else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(options.shapes)) entries = [];
-      // nothing learned occurs here and the page's only repetition is a landmark of chrome (a
-      // side panel) or menu words: the title links outside chrome landmarks are its entries
-      else if (chosen[0] && (inLandmark(page, chosen[0].container) || chosen[0].meanWidth < TITLE_MIN_WIDTH)) entries = openEntries(page, options.shapes) ?? entries;
-    }
-  }
+  const entries = [...listEntries(page, options.shapes)];
   entries.sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;

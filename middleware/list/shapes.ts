@@ -253,12 +253,12 @@ export function observeShapes(page: Page, shapes: ListShapes, main: LinkCluster 
  * often, then the one with more links here), or undefined when no learned shape occurs. `except`
  * names a shape to pass over (the page's own main list, already considered).
  */
-export function learnedEntries(page: Page, shapes: ListShapes, except?: string): { shape: string; entries: ClusterEntry[] } | undefined {
+export function learnedEntries(page: Page, shapes: ListShapes, except?: string, outsideLandmarks = false): { shape: string; entries: ClusterEntry[] } | undefined {
   const links = titleLinks(page);
   const byShape = new Map<string, TitleLink[]>();
   for (const t of links) {
     const s = shapes.shapes[t.shape];
-    if (!s || !learned(s) || t.shape === except) continue;
+    if (!s || !learned(s) || t.shape === except || (outsideLandmarks && inLandmark(page, t.anchor))) continue;
     // (a short title — "Welcome", "https初探" — counts in a learned shape: the markup says title)
     let arr = byShape.get(t.shape);
     if (!arr) byShape.set(t.shape, (arr = []));
