@@ -15,7 +15,8 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { decideOnSite, observeTypedPage, readSiteTypeState, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+import { decideOnSite, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+export { takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, siteListSignals } from '../list/signals.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';
@@ -120,11 +121,16 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
       const evidence = siteListSignals(ctx.page, ctx.site.data);
       // A follow rule's label already typed the page (createContext): nothing to classify.
       if (!ctx.label) {
-        const result = decideOnSite(siteModel, state, ctx.page.url, classifyPage(ctx.page, { model }), evidence, documentKind(ctx.page) !== undefined);
+        const classified = classifyPage(ctx.page, { model });
+        const document = documentKind(ctx.page) !== undefined;
+        const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);
         ctx.label = decideLabel(ctx.request, result);
         ctx.item.pageType = result;
+        // typed before the site showed evidence: typed again once it does (takeRevisions)
+        if (ctx.label && !document && !siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: classified, evidence, hint: ctx.request.labelHint });
       }
       if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries);
+      reviseEarlyPages(state, siteModel);
       ctx.site.touch();
     },
   };

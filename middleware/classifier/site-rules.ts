@@ -28,6 +28,7 @@
  * it is cheap to hand to a crawl's worker threads page after page.
  */
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
+import { decideLabel } from '../../src/core/middleware.js';
 import { loadJsonResource } from '../../src/core/resources.js';
 import { SITE_TYPE_MODEL } from './site-model.js';
 
@@ -108,6 +109,12 @@ export const MAX_SHAPES = 120;
  * have shown one before it counts as the template's (the page itself being the third). */
 export const MAX_BLOCKS = 64;
 export const TEMPLATE_BLOCK_PAGES = 2;
+/** Pages typed before the site showed evidence that are kept to be typed again (the first pages
+ * of a crawl: its start page and the pages it links to before any list was read), the list
+ * entries kept with each, and revisions kept until the crawl takes them. */
+export const MAX_EARLY = 16;
+const MAX_EARLY_ENTRIES = 60;
+export const MAX_REVISIONS = 64;
 /** Listed URLs kept per site (the oldest go first): a crawl meets a list's entries soon after the
  * list (breadth first), so the recent ones are the ones still to be typed. */
 export const MAX_LISTED = 3000;
@@ -140,16 +147,39 @@ export interface SiteTypeState {
    * of links shown unchanged on many pages (a side panel of recent posts) is the template's, not a
    * page's own list. */
   blocks: Record<string, { n: number; t: number }>;
+  /** Pages typed before the site showed any evidence (see reviseEarlyPages), with what they showed. */
+  early: EarlyPage[];
+  /** Pages whose type changed once the evidence came (see takeRevisions). */
+  revisions: Revision[];
+}
+
+/** A page typed before the site showed evidence: what is needed to type it again. */
+export interface EarlyPage {
+  url: string;
+  label: PageLabel;
+  /** The classifier's own result (before the site model). */
+  result: PageTypeResult;
+  evidence: PageListEvidence;
+  /** The type the link that led there suggested (a list's entry → detail), if any. */
+  hint?: string;
+}
+
+/** A page typed again: its item, stored as `from`, should be re-emitted as `to` (see takeRevisions). */
+export interface Revision {
+  url: string;
+  from: PageLabel;
+  to: PageLabel;
+  pageType: PageTypeResult;
 }
 
 export function emptySiteTypeState(): SiteTypeState {
-  return { version: 2, pages: 0, items: 0, shapes: {}, sections: {}, listed: [], listedCount: [], blocks: {} };
+  return { version: 2, pages: 0, items: 0, shapes: {}, sections: {}, listed: [], listedCount: [], blocks: {}, early: [], revisions: [] };
 }
 
 /** The state read back from site data; anything else (an old or foreign value) starts empty. */
 export function readSiteTypeState(value: unknown): SiteTypeState {
   const v = value as SiteTypeState | undefined;
-  return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' ? v : emptySiteTypeState();
+  return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' && Array.isArray(v.early) && Array.isArray(v.revisions) ? v : emptySiteTypeState();
 }
 
 function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i', t: number): void {
@@ -439,4 +469,63 @@ export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: st
     if (probs[i]! > probs[best]!) best = i;
   });
   return { label: SITE_LABELS[best]!, probabilities: { detail: probabilities.detail!, list: probabilities.list!, forum: probabilities.forum!, other: probabilities.other! } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Revisions
+
+/** Whether the site has shown evidence (enough list entries) for its pages' types. */
+export function siteKnows(state: SiteTypeState): boolean {
+  return state.items >= MIN_ITEMS;
+}
+
+/** Keep a page typed before the site showed evidence, to type it again once it does. */
+export function rememberEarlyPage(state: SiteTypeState, page: EarlyPage): void {
+  if (siteKnows(state) || state.early.length >= MAX_EARLY) return;
+  const cap = (xs: readonly string[]) => xs.slice(0, MAX_EARLY_ENTRIES);
+  state.early.push({ ...page, evidence: { ...page.evidence, mainEntries: cap(page.evidence.mainEntries), learnedEntries: cap(page.evidence.learnedEntries) } });
+}
+
+/**
+ * Issue 23: a type decided on evidence that later pages contradict is revised. The pages typed
+ * before the site showed any evidence (rememberEarlyPage) are typed again, with what they showed
+ * then and what the site shows now, as soon as the site shows evidence. A page whose type changes
+ * is counted under its new type, and a revision is kept for the crawl to take (takeRevisions) and
+ * re-emit the page's item. Returns the new revisions.
+ */
+export function reviseEarlyPages(state: SiteTypeState, model: SiteTypeModel): Revision[] {
+  if (!state.early.length || !siteKnows(state)) return [];
+  const out: Revision[] = [];
+  for (const e of state.early) {
+    const pageType = decideOnSite(model, state, e.url, e.result, e.evidence, false);
+    const to = decideLabel({ labelHint: e.hint }, pageType);
+    if (!to || to === e.label) continue;
+    const field = (l: PageLabel) => (l === 'list' ? 'l' : l === 'other' ? 'o' : l === 'detail' ? 'd' : undefined);
+    for (const [map, key] of [[state.shapes, urlShape(e.url)?.shape], [state.sections, urlSection(e.url)]] as const) {
+      const c = key === undefined ? undefined : map[key];
+      const from = field(e.label);
+      const into = field(to);
+      if (!c) continue;
+      if (from && c[from] > 0) c[from]--;
+      if (into) c[into]++;
+    }
+    out.push({ url: e.url, from: e.label, to, pageType });
+  }
+  state.early = [];
+  state.revisions.push(...out);
+  if (state.revisions.length > MAX_REVISIONS) state.revisions.splice(0, state.revisions.length - MAX_REVISIONS);
+  return out;
+}
+
+/**
+ * The revisions a crawl has not taken yet, removed from the state (site data as the page-type
+ * stage keeps it, `data.pageType`): each names a page whose item was stored as `from` and should be
+ * extracted again as `to` (the request's label set to `to`) and stored in place of the first.
+ */
+export function takeRevisions(siteData: Record<string, unknown>, key = 'pageType'): Revision[] {
+  const v = siteData[key] as SiteTypeState | undefined;
+  if (!v || !Array.isArray(v.revisions) || !v.revisions.length) return [];
+  const out = v.revisions;
+  v.revisions = [];
+  return out;
 }

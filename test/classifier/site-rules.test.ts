@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPage } from '../../src/core/page.js';
-import { classifyPage, pageTypeMiddleware } from '../../middleware/classifier/index.js';
+import { classifyPage, pageTypeMiddleware, takeRevisions } from '../../middleware/classifier/index.js';
 import { documentKind } from '../../middleware/classifier/documents.js';
 import {
   checkSiteTypeModel,
@@ -196,5 +196,27 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
   it('the state is plain JSON, touched for the store', () => {
     expect(site.touched).toBeGreaterThan(0);
     expect(JSON.parse(JSON.stringify(site.data))).toEqual(site.data);
+  });
+  it('a page typed before the site showed evidence is typed again once it does: a revision for the crawl to take', () => {
+    // a post that is itself a list of links (a weekly roundup) first — a crawl that started there —
+    // then the index, which lists it among the site's posts
+    const roundup = shell('Links of the week', `<article class="post"><h1>Links of the week</h1><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="https://elsewhere${i}.example/a/">A good read elsewhere about gardens, number ${i}</a></li>`).join('')}</ul></article>`);
+    const s2 = { key: 'b.example', data: {} as Record<string, unknown>, touch() {} };
+    const run = (p: string, body: string) => {
+      const pg = page(`https://b.example${p}`, body);
+      const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site: s2, siteKey: s2.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
+      typeMw.process(ctx);
+      if (ctx.label === 'list') listMw.process(ctx);
+      return ctx;
+    };
+    const first = run('/2024/03/04/post-3/', roundup);
+    expect(first.label).toBe('list'); // nothing known of the site yet
+    expect(takeRevisions(s2.data)).toEqual([]);
+    run('/', pages[0]![1]);
+    const revisions = takeRevisions(s2.data);
+    expect(revisions.map((r) => [r.url, r.from, r.to])).toEqual([['https://b.example/2024/03/04/post-3/', 'list', 'detail']]);
+    expect(revisions[0]!.pageType.label).toBe('detail');
+    expect(takeRevisions(s2.data)).toEqual([]); // taken once
+    expect((s2.data.pageType as { early: unknown[] }).early).toEqual([]);
   });
 });
