@@ -202,8 +202,20 @@ function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 
 export function listedCount(state: SiteTypeState, url: string): number {
   const k = pageKey(url);
   if (k === undefined) return 0;
-  const i = state.listed.lastIndexOf(hash(k));
-  return i < 0 ? 0 : state.listedCount[i]!;
+  const i = listedIndex(state).get(hash(k));
+  return i === undefined ? 0 : state.listedCount[i]!;
+}
+
+/** hash → position in `state.listed`, built once per state and length (a page's many lookups stay
+ * linear: a list of 100,000 entries must not scan the kept URLs for each). */
+const listedIndexes = new WeakMap<SiteTypeState, { n: number; first: number; index: Map<number, number> }>();
+function listedIndex(state: SiteTypeState): Map<number, number> {
+  const hit = listedIndexes.get(state);
+  if (hit && hit.n === state.listed.length && hit.first === state.listed[0]) return hit.index;
+  const index = new Map<number, number>();
+  state.listed.forEach((h, i) => index.set(h, i));
+  listedIndexes.set(state, { n: state.listed.length, first: state.listed[0]!, index });
+  return index;
 }
 
 /**
@@ -240,6 +252,8 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
   }
   const self = pageKey(url);
   const seen = new Set<string>();
+  // (positions taken before this page's entries; the new ones are added as they come)
+  const index = new Map(listedIndex(state));
   for (const item of listItems) {
     let u: URL;
     try {
@@ -254,16 +268,17 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
     bump(state.shapes, urlShape(item)?.shape, 'i', t);
     bump(state.sections, urlSection(item), 'i', t);
     const h = hash(k);
-    const at = state.listed.lastIndexOf(h);
-    if (at >= 0) state.listedCount[at]!++;
+    const at = index.get(h);
+    if (at !== undefined) state.listedCount[at]!++;
     else {
+      index.set(h, state.listed.length);
       state.listed.push(h);
       state.listedCount.push(1);
-      if (state.listed.length > MAX_LISTED) {
-        state.listed.splice(0, state.listed.length - MAX_LISTED);
-        state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
-      }
     }
+  }
+  if (state.listed.length > MAX_LISTED) {
+    state.listed.splice(0, state.listed.length - MAX_LISTED);
+    state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
   }
   return state;
 }

@@ -238,6 +238,29 @@ export interface ClusterOptions {
    * not record links, and a label link takes the record's heading as title. Extractor only
    * (measured on the page-type features: balanced accuracy 0.949 -> 0.939 with it). */
   labelRecords?: boolean;
+  /** Keep a short title in the title slot when its link leads to a page of the URL shape most of
+   * the entries lead to (a two-character Chinese post title, "Welcome"); by-lines lead elsewhere.
+   * And take the other titles of records that are small groups (see groupSiblings). Extractor only
+   * (the page-type features count records as they were trained). */
+  shortTitles?: boolean;
+}
+
+/** A URL's path shape: segments, numbers as N, the last one as `*` (the query left out). */
+function pathShape(url: string): string {
+  try {
+    const segs = new URL(url).pathname.split('/').filter(Boolean);
+    return `${segs.length}:${segs.map((x, i) => (i === segs.length - 1 ? '*' : /^\d+$/.test(x) ? 'N' : x)).join('/')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** The value most of `xs` take, when more than half do. */
+function mostCommon(xs: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  for (const [x, n] of counts) if (n * 2 > xs.length) return x;
+  return undefined;
 }
 
 /** Tag path from a record (exclusive) down to one of its links (inclusive), layout wrappers left
@@ -286,7 +309,7 @@ export function localSignature(dom: PageIndex, a: number, record: number, levels
 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
-  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}`;
+  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}${options.shortTitles ? 1 : 0}`;
   return page.memo(`list:clusters:${key}`, () => buildClusters(page, options));
 }
 
@@ -458,6 +481,17 @@ function buildCluster(
   let dated = 0;
   let chars = 0;
   let widthSum = 0;
+  // the classed markup most title links share within their records (extractor only)
+  let titleMarkup: string | undefined;
+  if (options.shortTitles) {
+    const sigs: string[] = [];
+    for (const r of records) {
+      const a = r.byPath.get(best.path);
+      const sig = a === undefined ? undefined : localSignature(dom, a, r.index);
+      if (sig !== undefined) sigs.push(sig);
+    }
+    titleMarkup = sigs.length * 2 > records.length ? mostCommon(sigs) : undefined;
+  }
   for (const r of records) {
     const a = r.byPath.get(best.path);
     if (a === undefined) continue;
@@ -467,7 +501,10 @@ function buildCluster(
     // A record holding all the common paths plus extras (a search result with sitelinks, a
     // teaser with a tag row) is the same kind of record, richer: admitted, scored as its Jaccard.
     const contained = common.size > 0 && inter === common.size && r.byPath.has(best.path);
-    if (sim < MIN_RECORD_SIMILARITY && !contained) continue;
+    // (and, for the extractor, a record poorer than the others — a post without an excerpt, a
+    // "read more" button or a category — whose title link sits in the titles' own classed markup)
+    const sameTitle = titleMarkup !== undefined && localSignature(dom, a, r.index) === titleMarkup;
+    if (sim < MIN_RECORD_SIMILARITY && !contained && !sameTitle) continue;
     const url = linkUrl(a);
     if (!url || seen.has(url)) continue;
     // A link that says the same in every record ("Website", "Read more") when it is the best
@@ -488,9 +525,13 @@ function buildCluster(
   // second row of a two-row record).
   const widths = entries.map((e) => textWidth(e.title)).sort((a, b) => a - b);
   const medianWidth = widths[widths.length >> 1]!;
+  // (a short title — 羁绊, "Welcome" — whose link leads to a page of the URL shape most entries
+  // lead to is a title all the same: a by-line leads elsewhere, to a user's page)
+  const shapes = options.shortTitles ? entries.map((e) => pathShape(e.url)) : [];
+  const commonShape = options.shortTitles ? mostCommon(shapes) : undefined;
   for (let i = entries.length - 1; i >= 0; i--) {
     const w = textWidth(entries[i]!.title);
-    if (w < SHORT_ENTRY_SHARE * medianWidth && medianWidth >= TITLE_GOOD_WIDTH) {
+    if (w < SHORT_ENTRY_SHARE * medianWidth && medianWidth >= TITLE_GOOD_WIDTH && (commonShape === undefined || shapes[i] !== commonShape)) {
       entries.splice(i, 1);
       kept.splice(i, 1);
     }
@@ -513,7 +554,39 @@ function buildCluster(
   const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare) * (1 + 0.5 * richness);
   const recordClass = classSignature(nodes[kept[0]!] as Element);
   if (options.nestedTitles) twinTitles(dom, entries, linkText, linkUrl);
+  if (options.shortTitles) groupSiblings(dom, entries, best.path, linkText, linkUrl, (t) => (recordsPerText.get(t) ?? 0) >= 2);
   return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
+}
+
+/**
+ * The other titles of records that are groups: an archive split by year whose years hold one or a
+ * few posts each (`<h2>2010</h2><ul><li><a>…</a></li><li><a>…</a></li></ul>`) makes the year groups
+ * the records, and a record keeps one link per path. A record's other links on the title's path and
+ * in the title's markup, leading to pages of the URL shape most titles lead to, are entries too —
+ * not labels repeated across records ("Read more"). Appended to `entries` (not scored).
+ */
+function groupSiblings(dom: PageIndex, entries: ClusterEntry[], path: string, linkText: (a: number) => string, linkUrl: (a: number) => string | undefined, label: (text: string) => boolean): void {
+  const seen = new Set(entries.map((e) => e.url));
+  const more: ClusterEntry[] = [];
+  // only records whose title leads where most titles lead (a record whose "title" is a photo
+  // caption among reviews titled otherwise is no group of titles)
+  const common = mostCommon(entries.map((e) => pathShape(e.url)));
+  for (const e of entries) {
+    if (e.record === e.anchor) continue;
+    const shape = pathShape(e.url);
+    if (shape !== common) continue;
+    const markup = localSignature(dom, e.anchor, e.record);
+    const same: number[] = [];
+    for (const a of anchorsIn(dom, e.record)) if (a !== e.anchor && linkPath(dom, a, e.record) === path && localSignature(dom, a, e.record) === markup) same.push(a);
+    for (const a of same) {
+      const url = linkUrl(a);
+      const title = linkText(a);
+      if (!url || seen.has(url) || !title || label(title) || DOWNLOAD_URL.test(url) || pathShape(url) !== shape) continue;
+      seen.add(url);
+      more.push({ url, title, anchor: a, record: e.record });
+    }
+  }
+  entries.push(...more);
 }
 
 /**

@@ -119,7 +119,7 @@ export function mainListClusters(page: Page, options: ClusterOptions = {}): Link
 }
 
 /** Cluster options of the list extractor (see ClusterOptions). */
-const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true };
+const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true, shortTitles: true };
 
 /** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
 function urlPath(u: string): string | undefined {
@@ -217,16 +217,26 @@ const STRAY_SIGNATURE_SHARE = 0.8;
  */
 function strayTitles(dom: PageIndex, chosen: LinkCluster[], clusters: LinkCluster[]): ClusterEntry[] {
   const main = chosen[0]!;
-  // the title link's markup up to and including its record (or four levels of it)
+  // the title link's markup up to and including its record (or four levels of it); when none of
+  // that carries a class (`li > a`), up to and including the list holding the records
+  // (`ul.listing > li > a`: an archive split by year, whose years of one or two posts are no list
+  // of their own)
   const counts = new Map<string, number>();
+  let withContainer = 0;
   for (const e of main.entries) {
-    const sig = localSignature(dom, e.anchor, dom.parent[e.record]!);
+    let sig = localSignature(dom, e.anchor, dom.parent[e.record]!);
+    if (sig === undefined && dom.parent[e.record]! >= 0) {
+      sig = localSignature(dom, e.anchor, dom.parent[dom.parent[e.record]!]!);
+      if (sig !== undefined) withContainer++;
+    }
     if (sig !== undefined) counts.set(sig, (counts.get(sig) ?? 0) + 1);
   }
   let sig: string | undefined;
   for (const [k, v] of counts) if (v >= main.entries.length * STRAY_SIGNATURE_SHARE) sig = k;
   if (sig === undefined) return [];
   const levels = sig.split('<').length;
+  // levels of the signature inside a record (the record's own tag last)
+  const recordLevels = withContainer * 2 > main.entries.length ? levels - 1 : levels;
   let scope = main.container;
   for (let l = 0; l < MERGE_LEVELS && dom.parent[scope]! >= 0; l++) scope = dom.parent[scope]!;
   const inRecord = (a: number) => chosen.some((c) => c.records.some((r) => inside(dom, a, r)));
@@ -243,7 +253,7 @@ function strayTitles(dom: PageIndex, chosen: LinkCluster[], clusters: LinkCluste
     if (!url || DOWNLOAD_URL.test(url) || textWidth(title) < TITLE_MIN_WIDTH) continue;
     // its record: the block its title markup spans (for the item's date)
     let record = a;
-    for (let l = 1; l < levels && dom.parent[record]! >= 0; l++) record = dom.parent[record]!;
+    for (let l = 1; l < recordLevels && dom.parent[record]! >= 0; l++) record = dom.parent[record]!;
     out.push({ url, title, anchor: a, record });
   }
   return out;

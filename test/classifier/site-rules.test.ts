@@ -220,3 +220,20 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
     expect((s2.data.pageType as { early: unknown[] }).early).toEqual([]);
   });
 });
+
+describe('linear in the entries of a page', () => {
+  const time = (n: number) => {
+    const s = emptySiteTypeState();
+    const items = Array.from({ length: n }, (_, k) => `https://b.example/p/${k}/x/`);
+    const t0 = performance.now();
+    observeTypedPage(s, 'https://b.example/', 'list', items, items);
+    siteFeatures(s, 'https://b.example/all/', { label: 'list', probabilities: { detail: 0, list: 1, forum: 0, other: 0 } }, { mainEntries: items, mainOpen: true, learnedEntries: items, childLinks: 0 });
+    return performance.now() - t0;
+  };
+  it('a list of 100,000 entries takes about twice the time of 50,000, not four times', () => {
+    time(20_000); // warm up
+    const a = Math.min(time(50_000), time(50_000));
+    const b = Math.min(time(100_000), time(100_000));
+    expect(b / a).toBeLessThan(3);
+  });
+});
