@@ -243,6 +243,22 @@ export interface ClusterOptions {
    * And take the other titles of records that are small groups (see groupSiblings). Extractor only
    * (the page-type features count records as they were trained). */
   shortTitles?: boolean;
+  /** Admit records longer than MAX_RECORD_TEXT that open with a heading: an index showing its
+   * newest posts in full (each a headed block with a permalink). Extractor only. */
+  fullPosts?: boolean;
+}
+
+/** Elements searched at the top of a record for the heading that opens it. */
+const HEADED_CHILDREN = 2;
+/** Whether a record opens with a heading (h1–h3 among its first element children). */
+function headed(dom: PageIndex, i: number): boolean {
+  let seen = 0;
+  for (const c of (dom.page.nodes[i] as Element).children) {
+    if (!(c instanceof Element)) continue;
+    if (/^h[1-3]$/.test(c.name)) return true;
+    if (++seen >= HEADED_CHILDREN) return false;
+  }
+  return false;
 }
 
 /** A URL's path shape: segments, numbers as N, the last one as `*` (the query left out). */
@@ -309,7 +325,7 @@ export function localSignature(dom: PageIndex, a: number, record: number, levels
 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
-  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}${options.shortTitles ? 1 : 0}`;
+  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}${options.shortTitles ? 1 : 0}${options.fullPosts ? 1 : 0}`;
   return page.memo(`list:clusters:${key}`, () => buildClusters(page, options));
 }
 
@@ -348,7 +364,7 @@ function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
       const ac = dom.anchorCount[ci]!;
       // text-rich records (release notes citing many issues) may hold more links than a teaser
       const cap = options.proseRecords && dom.linkChars[ci]! * 2 < dom.chars[ci]! ? MAX_ANCHORS_PER_PROSE_RECORD : MAX_ANCHORS_PER_RECORD;
-      if (ac === 0 || ac > cap || dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT) continue;
+      if (ac === 0 || ac > cap || (dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT && !(options.fullPosts && headed(dom, ci)))) continue;
       let g = groups.get(c.name);
       if (!g) groups.set(c.name, (g = []));
       g.push(ci);
@@ -470,6 +486,37 @@ function buildCluster(
     if (!best || value > best.value) best = { path, value, width: width / count, label: texts.size === 1 };
   }
   if (!best) return undefined;
+  // Posts shown in full (each record a headed block longer than MAX_RECORD_TEXT): the links in
+  // their text are the posts' own references; each record's link to a page of this site on a path
+  // every record shares, a different page each (its permalink, "Permanent link"), is its entry,
+  // titled with the record's heading.
+  if (options.fullPosts && records.every((r) => dom.chars[r.index]! - dom.linkChars[r.index]! > MAX_RECORD_TEXT)) {
+    let host = '';
+    try {
+      host = new URL(dom.page.url).host;
+    } catch {
+      /* no host */
+    }
+    // (a link in the heading first, then one saying the same in every record — "Permanent link" —
+    // then any other: tags and categories say different things)
+    let pick: { path: string; rank: number } | undefined;
+    for (const [path, count] of pathCount) {
+      if (count < records.length) continue;
+      const anchors = records.map((r) => r.byPath.get(path)!);
+      const urls = anchors.map((a) => linkUrl(a)?.replace(/#.*$/, ''));
+      const own = urls.every((u) => {
+        try {
+          return u !== undefined && new URL(u).host === host && u !== here;
+        } catch {
+          return false;
+        }
+      });
+      if (!own || new Set(urls).size !== urls.length) continue;
+      const rank = HEADING_PATH.test(path) ? 0 : new Set(anchors.map(linkText)).size === 1 ? 1 : 2;
+      if (!pick || rank < pick.rank) pick = { path, rank };
+    }
+    if (pick) best = { path: pick.path, value: best.value, width: best.width, label: pick.rank !== 0 };
+  }
 
   // Common link-path set: paths present in at least half of the records.
   const common = new Set<string>();

@@ -119,7 +119,7 @@ export function mainListClusters(page: Page, options: ClusterOptions = {}): Link
 }
 
 /** Cluster options of the list extractor (see ClusterOptions). */
-const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true, shortTitles: true };
+const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true, shortTitles: true, fullPosts: true };
 
 /** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
 function urlPath(u: string): string | undefined {

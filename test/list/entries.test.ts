@@ -27,4 +27,15 @@ describe('list entries', () => {
     const body = `<html><body><main>${full('vue3-scene', 'Ten scenes from Vue 2 to Vue 3')}${full('flex-one', 'How flex 1 works, step by step')}${bare}${full('event-loop', 'The event loop in the browser and in Node')}${full('promises', 'Promises from the ground up')}</main></body></html>`;
     expect(paths('http://b.example/page/2/', body)).toContain('/2023/02/18/deep-copy/');
   });
+  it('an index showing its newest posts in full: each post is an entry, by its permalink, titled with its heading', () => {
+    const para = (k: number) => `<p>${k < 2 ? `A paragraph citing <a href="https://elsewhere.example/ref${k}">a reference elsewhere</a>. ` : ''}${'A paragraph of the post with words enough to make it long, and then some more words. '.repeat(6)}</p>`;
+    const post = (slug: string, title: string) => `<div class="body"><h1>${title}</h1><div class="postdate">Thursday, May 13, 2010</div>${Array.from({ length: 8 }, (_, k) => para(k)).join('')}<div class="posttags">Tags: <ul><li><a href="/tags/${slug.slice(0, 4)}/">${slug.slice(0, 4)}</a></li></ul></div><div class="postlinks"><a href="/2010/05/13/${slug}/">Permanent link</a> | <a href="/2010/05/13/${slug}/#comments">Comments</a></div></div><div class="sep"></div>`;
+    const body = `<html><body><div class="left"><h3><a href="/">Home</a></h3><h3><a href="/about/">About</a></h3><h3><a href="/archive/">Archive</a></h3></div><div class="content">${post('qemu-lucid', 'Installing Ubuntu on a PowerPC virtual machine')}${post('libpush-callbacks', 'Parser callbacks in libpush, part 1')}${post('llvm-lto', 'Using link-time optimization on Ubuntu')}</div></body></html>`;
+    const r = extractList(createPage({ url: 'http://d.example/', body }));
+    expect(r.items.map((i) => [new URL(i.url).pathname, i.title])).toEqual([
+      ['/2010/05/13/qemu-lucid/', 'Installing Ubuntu on a PowerPC virtual machine'],
+      ['/2010/05/13/libpush-callbacks/', 'Parser callbacks in libpush, part 1'],
+      ['/2010/05/13/llvm-lto/', 'Using link-time optimization on Ubuntu'],
+    ]);
+  });
 });
