@@ -15,7 +15,7 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { decideOnSite, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
 export { takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, siteListSignals } from '../list/signals.js';
 
@@ -118,11 +118,12 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
     process(ctx) {
       const state = readSiteTypeState(ctx.site.data[SITE_STATE_KEY]);
       ctx.site.data[SITE_STATE_KEY] = state;
-      const evidence = siteListSignals(ctx.page, ctx.site.data);
+      let evidence = siteListSignals(ctx.page, ctx.site.data);
       // A follow rule's label already typed the page (createContext): nothing to classify.
       if (!ctx.label) {
         const classified = classifyPage(ctx.page, { model });
         const document = documentKind(ctx.page) !== undefined;
+        if (needsListItems(classified)) evidence = siteListSignals(ctx.page, ctx.site.data, true);
         const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);
         ctx.label = decideLabel(ctx.request, result);
         ctx.item.pageType = result;

@@ -7,14 +7,14 @@ import type { SiteTypeModel } from './site-rules.js';
 
 export const SITE_TYPE_MODEL: SiteTypeModel = {
   format: "gleaner-site-types/2",
-  featuresVersion: 6,
-  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","evidence","contentless"],
+  featuresVersion: 9,
+  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","items_to_posts","evidence","section_seen","contentless"],
   typedFeatures: ["classifier","shape_share","section_share"],
   labels: ["detail","list","other"],
-  mean: [0.116774,0.470064,0.376051,0.472114,0.481336,0.227794,0.220914,0.032543,0.282069,0.989444,0.505195],
-  std: [0.321151,0.499103,0.484393,0.493664,0.493181,0.3864,0.40572,0.164149,0.34432,0.102198,0.499973],
-  weights: [[-0.01827,0.891781,0.435787,0.737142,0.814664,-0.116529,-0.063631,-0.806464,-0.276742,0.217852,0.082586],[0.126882,-0.402997,-0.31576,-0.387419,0.511875,0.377424,0.465632,0.635236,3.28661,-0.309107,0.335671],[-0.10874,-0.493031,-0.123549,-0.35535,-1.333086,-0.260905,-0.402066,0.171195,-3.01247,0.091256,-0.418274]],
-  typed: [2.173838,1.133984,1.229517],
-  bias: [0.721286,1.961167,-1.732188],
-  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":3,"l2":0.001},
+  mean: [0.116774,0.466106,0.352301,0.477175,0.486452,0.227642,0.222864,0.032543,0.287072,0.312965,0.988125,0.92973,0.505195],
+  std: [0.321151,0.49885,0.477687,0.494425,0.493755,0.386361,0.40699,0.164149,0.351009,0.406466,0.108325,0.231785,0.499973],
+  weights: [[-0.039201,0.684292,0.678876,0.512783,0.945526,-0.229496,0.081489,-0.927079,0.074752,-0.012207,0.042261,-0.246463,0.165713],[0.240774,-1.111221,-0.555592,0.387355,0.720153,0.233353,-0.131601,0.674054,1.367307,0.728378,-0.074279,0.016214,0.354087],[-0.201542,0.429199,-0.123046,-0.904071,-1.671713,-0.003839,0.050096,0.253029,-1.442033,-0.716169,0.032018,0.230248,-0.519801]],
+  typed: [2.469132,1.344193,2.067989],
+  bias: [0.273557,0.726863,-0.642743],
+  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":4,"l2":0.001},
 };

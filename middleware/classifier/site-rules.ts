@@ -199,22 +199,18 @@ function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 
 }
 
 /** How many of the site's lists listed the URL (0 when it is not among the kept ones). */
-export function listedCount(state: SiteTypeState, url: string): number {
+export function listedCount(state: SiteTypeState, url: string, index: Map<number, number> = listedIndex(state)): number {
   const k = pageKey(url);
   if (k === undefined) return 0;
-  const i = listedIndex(state).get(hash(k));
+  const i = index.get(hash(k));
   return i === undefined ? 0 : state.listedCount[i]!;
 }
 
-/** hash → position in `state.listed`, built once per state and length (a page's many lookups stay
- * linear: a list of 100,000 entries must not scan the kept URLs for each). */
-const listedIndexes = new WeakMap<SiteTypeState, { n: number; first: number; index: Map<number, number> }>();
+/** hash → position in `state.listed`, built once per use: a page's many lookups stay linear (a list
+ * of 100,000 entries must not scan the kept URLs for each). */
 function listedIndex(state: SiteTypeState): Map<number, number> {
-  const hit = listedIndexes.get(state);
-  if (hit && hit.n === state.listed.length && hit.first === state.listed[0]) return hit.index;
   const index = new Map<number, number>();
   state.listed.forEach((h, i) => index.set(h, i));
-  listedIndexes.set(state, { n: state.listed.length, first: state.listed[0]!, index });
   return index;
 }
 
@@ -252,8 +248,8 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
   }
   const self = pageKey(url);
   const seen = new Set<string>();
-  // (positions taken before this page's entries; the new ones are added as they come)
-  const index = new Map(listedIndex(state));
+  // (positions of the kept URLs; the new ones are added as they come)
+  const index = listedIndex(state);
   for (const item of listItems) {
     let u: URL;
     try {
@@ -297,6 +293,19 @@ export interface PageListEvidence {
   learnedEntries: readonly string[];
   /** Distinct pages of the site linked below this page's path (its section's pages). */
   childLinks: number;
+  /** The entries the list extractor would give the page with the site's learned shapes, when the
+   * page may be a list at all (see LIST_EVIDENCE_MIN); undefined otherwise. */
+  listItems?: readonly string[];
+}
+
+/** The classifier's list probability from which a page's list entries are worked out as evidence
+ * (a confident post skips the extractor's clustering: most of a crawl's pages are posts). */
+export const LIST_EVIDENCE_MIN = 0.05;
+
+/** Whether a page's list entries are worked out as evidence (see LIST_EVIDENCE_MIN): the classifier
+ * gives its list type some probability, or typed it other for want of content. */
+export function needsListItems(result: PageTypeResult): boolean {
+  return (result.probabilities.list ?? 0) >= LIST_EVIDENCE_MIN || (result.label === 'other' && (result.probabilities.other ?? 0) >= 1);
 }
 
 /**
@@ -318,11 +327,13 @@ export const SITE_FEATURES = [
   'open_to_posts',
   'child_links',
   'learned_to_posts',
+  'items_to_posts',
   'evidence',
+  'section_seen',
   'contentless',
 ] as const;
 /** Bump when a feature's definition changes: models trained on another version are refused. */
-export const SITE_FEATURES_VERSION = 6;
+export const SITE_FEATURES_VERSION = 9;
 
 export interface SiteFeatureVector {
   /** SITE_FEATURES order. */
@@ -334,14 +345,16 @@ export interface SiteFeatureVector {
 /** List entries of the site seen before shape evidence counts (a handful of posts: the first index
  * page of a crawl shows ten). */
 const MIN_ITEMS = 5;
+/** Pages of a section typed before at which the section counts as seen. */
+const SECTION_SEEN = 2;
 /** Share of the site's list entries in one shape (or section) at which that shape counts fully as
  * the posts' (a site whose posts live in three sections gives each about a third). */
 const ITEM_SHARE_FULL = 0.2;
 
 /** Whether a URL leads to one of the site's posts as far as the site knows: a list listed it, or
  * its shape is that of at least two list entries. */
-function postLike(state: SiteTypeState, url: string): boolean {
-  if (listedCount(state, url) > 0) return true;
+function postLike(state: SiteTypeState, url: string, index: Map<number, number>): boolean {
+  if (listedCount(state, url, index) > 0) return true;
   const s = urlShape(url)?.shape;
   return s !== undefined && (state.shapes[s]?.i ?? 0) >= 2;
 }
@@ -354,7 +367,8 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   const sc = shape ? state.shapes[shape.shape] : undefined;
   const sec = state.sections[urlSection(url) ?? ''];
   const known = state.items >= MIN_ITEMS;
-  const listed = listedCount(state, url);
+  const index = listedIndex(state);
+  const listed = listedCount(state, url, index);
   let host = '';
   try {
     host = new URL(url).host;
@@ -373,14 +387,17 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   // the page's own main list: outside chrome, and not a block the site shows unchanged elsewhere
   const template = evidence.mainEntries.length > 0 && (state.blocks[fingerprint(evidence.mainEntries)]?.n ?? 0) >= TEMPLATE_BLOCK_PAGES;
   const main = evidence.mainOpen && !template ? others(evidence.mainEntries) : [];
-  const mainPosts = main.filter((u) => postLike(state, u)).length;
-  const learnedPosts = new Set(others(evidence.learnedEntries).filter((u) => postLike(state, u)).map(pageKey)).size;
+  const mainPosts = main.filter((u) => postLike(state, u, index)).length;
+  const learnedPosts = new Set(others(evidence.learnedEntries).filter((u) => postLike(state, u, index)).map(pageKey)).size;
+  const itemPosts = new Set(others(evidence.listItems ?? []).filter((u) => postLike(state, u, index)).map(pageKey)).size;
   const shares = (c: ShapeCounts | undefined) => {
     const n = c ? c.d + c.l + c.o : 0;
     // one pseudo-count: a shape seen once says less than one seen ten times
     return [(c?.d ?? 0) / (n + 1), (c?.l ?? 0) / (n + 1), (c?.o ?? 0) / (n + 1)];
   };
-  const itemShare = (c: ShapeCounts | undefined) => (known ? Math.min(1, (c?.i ?? 0) / state.items / ITEM_SHARE_FULL) : 0);
+  // (the site root has no shape nor section: those features are missing there, NaN, and count as
+  // the training pages' mean — the root is no page "outside the posts' sections")
+  const itemShare = (c: ShapeCounts | undefined) => (!shape ? NaN : known ? Math.min(1, (c?.i ?? 0) / state.items / ITEM_SHARE_FULL) : 0);
   return {
     x: [
       laterPage(url) ? 1 : 0,
@@ -392,7 +409,10 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
       main.length ? mainPosts / main.length : 0,
       Math.log1p(evidence.childLinks) / Math.log(11),
       Math.log1p(learnedPosts) / Math.log(11),
+      Math.log1p(itemPosts) / Math.log(11),
       known ? 1 : 0,
+      // pages of the page's own section typed before: the site's evidence about pages like it
+      shape ? Math.min(1, ((sec?.d ?? 0) + (sec?.l ?? 0) + (sec?.o ?? 0)) / SECTION_SEEN) : NaN,
       contentless ? 1 : 0,
     ],
     // a page without content is `other` by the classifier's rule, not by its model: that is no
@@ -452,7 +472,8 @@ export function siteTypeModel(file?: string): SiteTypeModel {
 export function siteScores(model: SiteTypeModel, f: SiteFeatureVector): number[] {
   return model.weights.map((w, c) => {
     let s = model.bias[c]!;
-    for (let j = 0; j < w.length; j++) s += w[j]! * ((f.x[j]! - model.mean[j]!) / (model.std[j]! || 1));
+    // a missing feature (NaN) counts as the mean of the training pages
+    for (let j = 0; j < w.length; j++) if (!Number.isNaN(f.x[j]!)) s += w[j]! * ((f.x[j]! - model.mean[j]!) / (model.std[j]! || 1));
     for (let k = 0; k < model.typed.length; k++) s += model.typed[k]! * f.typed[k]![c]!;
     return s;
   });

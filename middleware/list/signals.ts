@@ -56,10 +56,11 @@ export function listSignals(page: Page): ListSignals {
  * What a page shows of the site's lists (issue 23: page types from site evidence), for the
  * page-type stage's site model: the URLs of its main list (as listSignals sees it) and whether that
  * list sits outside chrome, and the URLs of its links in the list-entry markup the site's list pages
- * taught (`siteData[SHAPES_KEY]`, see shapes.ts), outside chrome landmarks. Not part of the SVM's
+ * taught (`siteData[SHAPES_KEY]`, see shapes.ts), outside chrome landmarks; with `withItems`, the
+ * entries the list extractor gives it with those shapes. Not part of the SVM's
  * features (no SIGNALS_VERSION bump).
  */
-export function siteListSignals(page: Page, siteData: Record<string, unknown>): { mainEntries: string[]; mainOpen: boolean; learnedEntries: string[]; childLinks: number } {
+export function siteListSignals(page: Page, siteData: Record<string, unknown>, withItems = false): { mainEntries: string[]; mainOpen: boolean; learnedEntries: string[]; childLinks: number; listItems?: string[] } {
   const main = mainListClusters(page)[0];
   const shapes = readShapes(siteData[SHAPES_KEY]);
   const learnt = shapes.observed > 0 ? learnedEntries(page, shapes, undefined, true) : undefined;
@@ -74,6 +75,8 @@ export function siteListSignals(page: Page, siteData: Record<string, unknown>): 
     mainOpen: open,
     learnedEntries: learnt ? learnt.entries.map((e) => e.url) : [],
     childLinks: childLinks(page),
+    // the entries the list stage would give (memoised: a page typed list reuses them)
+    listItems: withItems ? listEntries(page, shapes).map((e) => e.url) : undefined,
   };
 }
 
