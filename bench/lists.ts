@@ -89,7 +89,7 @@ async function runBatch(set: string): Promise<void> {
   const { items } = await extractManifest(manifest, { kind: 'list', jobs: 1 });
   entries.forEach((e, i) => {
     const it = items[i]!;
-    batchItems.set(e.id, { items: it.items ?? [], nextPage: it.nextPage, pages: it.pages });
+    batchItems.set(e.id, it.kind === 'list' ? { items: it.items ?? [], nextPage: it.nextPage, pages: it.pages } : { items: [] });
   });
 }
 
@@ -99,7 +99,8 @@ async function runAlone(e: ManifestEntry, g: Gold | undefined, d: ListResult): P
   const ex = new Extractor({ kind: 'list' });
   const it = await ex.extract({ url: pageUrl(e, g), body: readFileSync(e.file) });
   await ex.close();
-  const same = JSON.stringify((it.items ?? []).map((i) => i.url)) === JSON.stringify(d.items.map((i) => i.url)) && it.nextPage === d.nextPage;
+  const list = it.kind === 'list' ? it : { items: [], nextPage: undefined };
+  const same = JSON.stringify((list.items ?? []).map((i) => i.url)) === JSON.stringify(d.items.map((i) => i.url)) && list.nextPage === d.nextPage;
   alone.push([e.id, same]);
 }
 

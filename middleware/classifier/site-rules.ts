@@ -30,7 +30,7 @@
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { decideLabel } from '../../src/core/middleware.js';
 import { loadJsonResource } from '../../src/core/resources.js';
-import { SITE_TYPE_MODEL } from './site-model.js';
+import { SITE_TYPE_MODEL, type SiteTypeModel } from './site-model.js';
 
 // ---------------------------------------------------------------------------------------------
 // URL shapes
@@ -427,23 +427,7 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
 /** The labels the site model decides between. */
 export const SITE_LABELS = ['detail', 'list', 'other'] as const;
 
-export interface SiteTypeModel {
-  format: 'gleaner-site-types/2';
-  featuresVersion: number;
-  features: string[];
-  typedFeatures: string[];
-  labels: string[];
-  /** Standardisation of each feature of SITE_FEATURES. */
-  mean: number[];
-  std: number[];
-  /** weights[label][feature] (SITE_FEATURES), typed[feature] (SITE_TYPED_FEATURES, shared by the
-   * labels) and bias[label]. */
-  weights: number[][];
-  typed: number[];
-  bias: number[];
-  /** How it was trained (sites, pages, options), for the record. */
-  trainedOn?: unknown;
-}
+export type { SiteTypeModel } from './site-model.js';
 
 export function checkSiteTypeModel(m: SiteTypeModel, file = 'the site model'): void {
   if (m?.format !== 'gleaner-site-types/2') throw new Error(`${file} is not a Gleaner site-type model of this version (format ${String(m?.format)}); retrain it with npm run train:site-types`);

@@ -491,30 +491,7 @@ function buildCluster(
   // every record shares, a different page each (its permalink, "Permanent link"), is its entry,
   // titled with the record's heading.
   if (options.fullPosts && records.every((r) => dom.chars[r.index]! - dom.linkChars[r.index]! > MAX_RECORD_TEXT)) {
-    let host = '';
-    try {
-      host = new URL(dom.page.url).host;
-    } catch {
-      /* no host */
-    }
-    // (a link in the heading first, then one saying the same in every record — "Permanent link" —
-    // then any other: tags and categories say different things)
-    let pick: { path: string; rank: number } | undefined;
-    for (const [path, count] of pathCount) {
-      if (count < records.length) continue;
-      const anchors = records.map((r) => r.byPath.get(path)!);
-      const urls = anchors.map((a) => linkUrl(a)?.replace(/#.*$/, ''));
-      const own = urls.every((u) => {
-        try {
-          return u !== undefined && new URL(u).host === host && u !== here;
-        } catch {
-          return false;
-        }
-      });
-      if (!own || new Set(urls).size !== urls.length) continue;
-      const rank = HEADING_PATH.test(path) ? 0 : new Set(anchors.map(linkText)).size === 1 ? 1 : 2;
-      if (!pick || rank < pick.rank) pick = { path, rank };
-    }
+    const pick = fullPostLink(dom, records, pathCount, linkText, linkUrl);
     if (pick) best = { path: pick.path, value: best.value, width: best.width, label: pick.rank !== 0 };
   }
 
@@ -603,6 +580,36 @@ function buildCluster(
   if (options.nestedTitles) twinTitles(dom, entries, linkText, linkUrl);
   if (options.shortTitles) groupSiblings(dom, entries, best.path, linkText, linkUrl, (t) => (recordsPerText.get(t) ?? 0) >= 2);
   return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
+}
+
+/** The path of each full post's own link (buildCluster, `options.fullPosts`): a link to a page of
+ * this site that every record has and none shares — in the heading first (rank 0), then one saying
+ * the same in every record ("Permanent link", rank 1), then any other (rank 2). */
+function fullPostLink(dom: PageIndex, records: RecordLinks[], pathCount: Map<string, number>, linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): { path: string; rank: number } | undefined {
+  const here = dom.page.url.replace(/#.*$/, '');
+  let host = '';
+  try {
+    host = new URL(dom.page.url).host;
+  } catch {
+    /* no host */
+  }
+  let pick: { path: string; rank: number } | undefined;
+  for (const [path, count] of pathCount) {
+    if (count < records.length) continue;
+    const anchors = records.map((r) => r.byPath.get(path)!);
+    const urls = anchors.map((a) => linkUrl(a)?.replace(/#.*$/, ''));
+    const own = urls.every((u) => {
+      try {
+        return u !== undefined && new URL(u).host === host && u !== here;
+      } catch {
+        return false;
+      }
+    });
+    if (!own || new Set(urls).size !== urls.length) continue;
+    const rank = HEADING_PATH.test(path) ? 0 : new Set(anchors.map(linkText)).size === 1 ? 1 : 2;
+    if (!pick || rank < pick.rank) pick = { path, rank };
+  }
+  return pick;
 }
 
 /**

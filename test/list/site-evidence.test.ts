@@ -56,6 +56,8 @@ describe('a page alone extracts exactly as extractList(page)', () => {
       const ex = new Extractor({ kind: 'list' });
       const item = await ex.extract({ url, body });
       await ex.close();
+      expect(item.kind).toBe('list');
+      if (item.kind !== 'list') return;
       expect(item.items ?? []).toEqual(direct.items);
       expect(item.nextPage).toBe(direct.nextPage);
     });
