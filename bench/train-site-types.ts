@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { createPage } from '../src/core/page.js';
 import { classifyPage } from '../middleware/classifier/index.js';
 import { documentKind } from '../middleware/classifier/documents.js';
-import { emptySiteTypeState, needsListItems, observeTypedPage, siteFeatures, siteProbabilities, SITE_FEATURES, SITE_FEATURES_VERSION, SITE_LABELS, SITE_TYPED_FEATURES, type SiteFeatureVector, type SiteTypeModel } from '../middleware/classifier/site-rules.js';
+import { emptySiteTypeState, needsListItems, siteKnows, observeTypedPage, siteFeatures, siteProbabilities, SITE_FEATURES, SITE_FEATURES_VERSION, SITE_LABELS, SITE_TYPED_FEATURES, type SiteFeatureVector, type SiteTypeModel } from '../middleware/classifier/site-rules.js';
 import { listItemUrls, siteListSignals } from '../middleware/list/signals.js';
 import { emptyShapes, observeListPage, SHAPES_KEY } from '../middleware/list/index.js';
 import type { PageLabel } from '../src/core/item.js';
@@ -56,6 +56,9 @@ const JITTERS = (process.env.SITE_JITTERS ?? '16:1,16:2,100000:3').split(',').fi
 const NOISE = Number(process.env.SITE_NOISE ?? 0.3);
 /** Features left out of the fit (their weights stay 0): SITE_MASK=name,name (experiments). */
 const MASK = new Set((process.env.SITE_MASK ?? '').split(',').filter(Boolean));
+/** Whether pages met before the site showed evidence are left out (decideOnSite keeps their
+ * classifier type; SITE_GATE=0 trains on them too: experiments, the model is then gated all the same). */
+const GATE = process.env.SITE_GATE !== '0';
 /** Weight of the classifier-blind copy of each page (see fit). */
 const BLIND_WEIGHT = Number(process.env.SITE_BLIND ?? 0.5);
 
@@ -86,7 +89,9 @@ export function siteExamples(site: string, jitter?: { window: number; seed: numb
     const document = documentKind(page) !== undefined;
     const evidence = siteListSignals(page, data, needsListItems(r));
     const f = siteFeatures(state, url, r, evidence);
-    out.push({ site, key, f, y: SITE_LABELS.indexOf(type), decided: !document && r.label !== 'forum', classifier: r.label });
+    // (the model decides nothing before the site shows evidence: decideOnSite keeps the classifier's type)
+    const decided = !document && r.label !== 'forum' && (GATE ? siteKnows(state) : true);
+    out.push({ site, key, f, y: SITE_LABELS.indexOf(type), decided, classifier: r.label });
     // (in the jittered orders, a share of the pages is recorded with the classifier's own label
     // instead: a crawl's site state holds its own mistakes, and the model must not trust it blindly)
     const label = (jitter && r.label !== type && r.label !== 'forum' && noise() < NOISE ? r.label : type) as PageLabel;

@@ -16,7 +16,7 @@ import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
 import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
-export { takeRevisions, type Revision } from './site-rules.js';
+export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, siteListSignals } from '../list/signals.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';

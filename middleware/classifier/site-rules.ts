@@ -475,10 +475,14 @@ export function siteProbabilities(model: SiteTypeModel, f: SiteFeatureVector): n
 /**
  * The page's type with the site's evidence: the classifier's result re-decided by the site model
  * among detail / list / other. Documents typed other by rule and pages typed forum keep their
- * type. The probabilities are the model's (the forum share kept as the classifier gave it).
+ * type, and so does every page while the site has shown no evidence (siteKnows). The probabilities
+ * are the model's (the forum share kept as the classifier gave it).
  */
 export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence, document: boolean): PageTypeResult {
-  if (document || result.label === 'forum') return result;
+  // (a site that has shown no evidence yet — a single page, a crawl's first pages — has nothing to
+  // say against the classifier: its pages keep the classifier's type, and those of a crawl are
+  // typed again once the site shows evidence: reviseEarlyPages)
+  if (document || result.label === 'forum' || !siteKnows(state)) return result;
   const x = siteFeatures(state, url, result, evidence);
   const probs = siteProbabilities(model, x);
   const forum = result.probabilities.forum ?? 0;
@@ -501,7 +505,7 @@ export function siteKnows(state: SiteTypeState): boolean {
 
 /** Keep a page typed before the site showed evidence, to type it again once it does. */
 export function rememberEarlyPage(state: SiteTypeState, page: EarlyPage): void {
-  if (siteKnows(state) || state.early.length >= MAX_EARLY) return;
+  if (siteKnows(state) || state.early.length >= MAX_EARLY || state.early.some((e) => e.url === page.url)) return;
   const cap = (xs: readonly string[]) => xs.slice(0, MAX_EARLY_ENTRIES);
   state.early.push({ ...page, evidence: { ...page.evidence, mainEntries: cap(page.evidence.mainEntries), learnedEntries: cap(page.evidence.learnedEntries) } });
 }
@@ -548,4 +552,16 @@ export function takeRevisions(siteData: Record<string, unknown>, key = 'pageType
   const out = v.revisions;
   v.revisions = [];
   return out;
+}
+
+/**
+ * What a crawl holds back (src/crawler/run/revisions.ts), read without changing the state: the pages
+ * typed before the site showed evidence, whose type may still change (`early`: their items are not
+ * final), and the revisions made so far (`revisions`: the type each such page has now).
+ */
+export function provisionalPages(siteData: Record<string, unknown>, key = 'pageType'): { early: Set<string>; revisions: Map<string, Revision> } {
+  const v = siteData[key] as SiteTypeState | undefined;
+  const early = new Set<string>(Array.isArray(v?.early) ? v.early.map((e) => e.url) : []);
+  const revisions = new Map<string, Revision>(Array.isArray(v?.revisions) ? v.revisions.map((r) => [r.url, r]) : []);
+  return { early, revisions };
 }
