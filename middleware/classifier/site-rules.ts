@@ -557,11 +557,12 @@ export function takeRevisions(siteData: Record<string, unknown>, key = 'pageType
 /**
  * What a crawl holds back (src/crawler/run/revisions.ts), read without changing the state: the pages
  * typed before the site showed evidence, whose type may still change (`early`: their items are not
- * final), and the revisions made so far (`revisions`: the type each such page has now).
+ * final), the revisions made so far (`revisions`: the type each such page has now), and whether the
+ * site has shown evidence (`known`: its later pages are typed for good).
  */
-export function provisionalPages(siteData: Record<string, unknown>, key = 'pageType'): { early: Set<string>; revisions: Map<string, Revision> } {
+export function provisionalPages(siteData: Record<string, unknown>, key = 'pageType'): { early: Set<string>; revisions: Map<string, Revision>; known: boolean } {
   const v = siteData[key] as SiteTypeState | undefined;
   const early = new Set<string>(Array.isArray(v?.early) ? v.early.map((e) => e.url) : []);
   const revisions = new Map<string, Revision>(Array.isArray(v?.revisions) ? v.revisions.map((r) => [r.url, r]) : []);
-  return { early, revisions };
+  return { early, revisions, known: !!v && typeof v.items === 'number' && siteKnows(v) };
 }

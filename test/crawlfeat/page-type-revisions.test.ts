@@ -18,7 +18,9 @@ const nav = '<header class="site-header"><nav><a href="/">Home</a> <a href="/abo
 const postUrl = (i: number) => `/2024/03/0${i + 1}/post-${i}/`;
 const side = '<aside class="sidebar"><h3>Recent</h3><ul>' + [0, 1, 2, 3, 4].map((i) => `<li><a href="${postUrl(i)}">Recent post number ${i} of the garden</a></li>`).join('') + '</ul></aside>';
 const entry = (i: number) => `<article class="post-entry"><h2 class="post-title"><a class="post-link" href="${postUrl(i)}">Notes from the garden, week number ${i} of the year</a></h2><time datetime="2024-03-0${i + 1}">March ${i + 1}, 2024</time><p class="excerpt">A short teaser of the note, one line about the week in the garden.</p></article>`;
-const shell = (title: string, main: string) => `<html><head><title>${title}</title></head><body>${nav}<main class="content">${main}</main>${side}<footer class="site-footer">© 2024</footer></body></html>`;
+// (pages over 4 KB: a worker thread is sent their bytes, not a view into Node's shared buffer pool,
+// and the crawl thread keeps a copy of those it may hold)
+const shell = (title: string, main: string) => `<html><head><title>${title}</title><!-- ${'layout '.repeat(800)} --></head><body>${nav}<main class="content">${main}</main>${side}<footer class="site-footer">© 2024</footer></body></html>`;
 const para = (n: number) => Array.from({ length: n }, (_, i) => `<p>This is sentence ${i} of a long text about gardens, with a clause, and an end. It goes on to say more things.</p>`).join('');
 /** Post 3 is a roundup: a heading and a list of links to other sites, each with a note. */
 const ROUNDUP = postUrl(3);

@@ -147,6 +147,7 @@ export class PageHandler {
       await new Promise((r) => setImmediate(r));
       if (stop.stopping) throw new AbortedError(res.url);
     }
+    const kept = this.d.revisions?.keep(task);
     const outcome = await chain.run(task);
     // Stopping: the page stays pending for the next run.
     if (stop.stopping) throw new AbortedError(res.url);
@@ -178,7 +179,7 @@ export class PageHandler {
     }
     stats.pages++;
     // (a page typed before its site showed evidence: its item waits until its type is final, revisions.ts)
-    if (item && outcome.type === 'page' && this.d.revisions?.hold({ task, item, problem, context: { request, from, res } })) return;
+    if (item && kept && outcome.type === 'page' && this.d.revisions?.hold({ task: kept, item, problem, context: { request, from, res } })) return;
     await this.finish(request, from, res, task, item, outcome.type === 'page' ? { problem } : undefined);
     await this.d.revisions?.settle(task.siteKey);
   }

@@ -47,8 +47,18 @@ export class RevisionHold<R = unknown> {
     return n;
   }
 
-  /** After a page's chain run: whether its item waits (its type is provisional). The caller then
-   * neither stores it nor marks it done. */
+  /**
+   * Before a page's chain run: the task with a copy of its body while the site has shown no
+   * evidence (the page may be held and go through the chain again; a worker thread takes the bytes
+   * it is sent), undefined once it has.
+   */
+  keep(task: PageTask): PageTask | undefined {
+    if (provisionalPages(this.d.store.site(task.siteKey).data).known) return undefined;
+    return { ...task, body: typeof task.body === 'string' ? task.body : new Uint8Array(task.body) };
+  }
+
+  /** After a page's chain run (`page.task` as `keep` gave it): whether its item waits (its type is
+   * provisional). The caller then neither stores it nor marks it done. */
   hold(page: HeldPage<R>): boolean {
     const { early, revisions } = provisionalPages(this.d.store.site(page.task.siteKey).data);
     if (!early.has(page.task.url) && !revisions.has(page.task.url)) return false;
