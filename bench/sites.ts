@@ -36,6 +36,8 @@ import { dataPath, printTable } from './lib/data.js';
 import { bagF1, sameText } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { extractList, observeListPage, emptyShapes } from '../middleware/list/index.js';
+import { SITE_TYPE_MODEL_ENV } from '../middleware/classifier/site-rules.js';
+import { foldModel } from './lib/sites-crawl.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -46,6 +48,8 @@ const argValue = (name: string) => {
 };
 const only = argValue('--only')?.split(',');
 const writeErrors = args.includes('--errors');
+/** Crawl with the shipped site-type model (trained on every site) instead of each site's fold. */
+const inSample = args.includes('--in-sample');
 const ORDERS = Number(argValue('--orders') ?? 5);
 /** Page budget of each crawl: well above every site's page count (the sites hold ≤ 120 pages). */
 const MAX_PAGES = 2000;
@@ -150,7 +154,7 @@ interface CrawlRun {
   summary: string;
 }
 
-async function crawlSite(name: string, origin: string, work: string): Promise<CrawlRun> {
+async function crawlSite(name: string, origin: string, work: string, siteModel: string | undefined): Promise<CrawlRun> {
   const spiderFile = path.join(work, `${name}.mjs`);
   // Zero-config: the start URL, and the loopback permission this bench needs. Nothing else.
   writeFileSync(spiderFile, `export default ${JSON.stringify({ name: `bench-${name}`, startUrls: [`${origin}/`], allowPrivateAddresses: true, maxPages: MAX_PAGES })};\n`);
@@ -158,7 +162,8 @@ async function crawlSite(name: string, origin: string, work: string): Promise<Cr
   const t0 = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'crawl', spiderFile, '--out', out, '--fresh'], {
     cwd: ROOT,
-    env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(work, 'storage') },
+    // leave one site out: the site-type model trained without this site (GLEANER_SITE_TYPE_MODEL)
+    env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(work, 'storage'), ...(siteModel ? { [SITE_TYPE_MODEL_ENV]: siteModel } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -335,7 +340,7 @@ try {
     const server = await serve(path.join(base, name, 'public'));
     let run: CrawlRun;
     try {
-      run = await crawlSite(name, server.origin, work);
+      run = await crawlSite(name, server.origin, work, inSample ? undefined : foldModel(name));
     } finally {
       await server.close();
     }
@@ -386,7 +391,7 @@ rows.push([
   scores.reduce((a, s) => a + s.extra, 0),
   mean(scores.map((s) => s.pagesPerSec)),
 ]);
-console.log('\n### Zero-config crawls of sites-crawl (a spider with its start URL only; `gleaner crawl` as its own process)\n');
+console.log(`\n### Zero-config crawls of sites-crawl (a spider with its start URL only; \`gleaner crawl\` as its own process; ${inSample ? 'IN SAMPLE: the shipped site-type model, trained on every site — for debugging' : 'leave one site out: each site crawled with the site-type model trained on the other sites'})\n`);
 printTable(
   ['site', 'posts as articles', 'list pages as list', 'other as other', 'title', 'day', 'author', 'content F1', 'list item F1', 'item F1 (typed list)', 'next page', 'dup items', 'items off truth', 'pages/s'],
   rows,

@@ -15,8 +15,9 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { applySiteEvidence, emptySiteTypeState, observePage, type SiteTypeState } from './site-rules.js';
-import { listSignals } from '../list/signals.js';
+import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
+import { listItemUrls, siteListSignals } from '../list/signals.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';
 export type { SvmModelJson } from './svm.js';
@@ -90,6 +91,8 @@ export function classifyPage(page: Page, options: ClassifyOptions = {}): PageTyp
 export interface PageTypeOptions {
   /** Model file (default: the shipped model). */
   model?: string;
+  /** Site-type model file (site-rules.ts; default: GLEANER_SITE_TYPE_MODEL, else the shipped one). */
+  siteModel?: string;
 }
 
 export { HINT_MIN_PROBABILITY } from '../../src/core/middleware.js';
@@ -97,44 +100,39 @@ export { HINT_MIN_PROBABILITY } from '../../src/core/middleware.js';
 /** Key of the page-type stage's state in `ctx.site.data`. */
 const SITE_STATE_KEY = 'pageType';
 
-function siteTypeState(data: Record<string, unknown>): SiteTypeState {
-  const s = data[SITE_STATE_KEY] as SiteTypeState | undefined;
-  if (s && typeof s.details === 'number' && s.detailShapes && typeof s.detailShapes === 'object') {
-    s.listShapes ??= {};
-    s.itemShapes ??= {};
-    s.items ??= 0;
-    return s;
-  }
-  const fresh = emptySiteTypeState();
-  data[SITE_STATE_KEY] = fresh;
-  return fresh;
-}
-
 /** Types pages that no follow rule labelled: sets `ctx.label` (through `decideLabel`, the one
- * place that decides a label) and `ctx.item.pageType`. The classifier's result is checked against
- * what the site's earlier pages showed (site-rules.ts), which it then updates. */
+ * place that decides a label) and `ctx.item.pageType`. The classifier's result is re-decided with
+ * what the site's earlier pages showed (site-rules.ts); every typed page, labelled or not, then
+ * adds to that evidence. */
 export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options = {}) => {
   let model: SvmModelJson;
+  let siteModel: SiteTypeModel;
   try {
     model = loadModel(options.model);
+    siteModel = siteTypeModel(options.siteModel);
   } catch (e) {
     throw new NotConfigured((e as Error).message);
   }
   return {
     name: 'page-type',
     process(ctx) {
+      const state = readSiteTypeState(ctx.site.data[SITE_STATE_KEY]);
+      ctx.site.data[SITE_STATE_KEY] = state;
+      let evidence = siteListSignals(ctx.page, ctx.site.data);
       // A follow rule's label already typed the page (createContext): nothing to classify.
-      if (ctx.label) return;
-      const state = siteTypeState(ctx.site.data);
-      const page = classifyPage(ctx.page, { model });
-      // The best cluster of a list page: its items (the main list may have merged tag and
-      // category blocks beside it).
-      const entries = page.label === 'list' ? (listSignals(ctx.page).mainList[0]?.entries.map((e) => e.url) ?? []) : [];
-      const result = applySiteEvidence(state, ctx.page.url, page, entries);
-      const items = result.label === 'list' ? entries : [];
-      if (observePage(state, ctx.page.url, result, items)) ctx.site.touch();
-      ctx.label = decideLabel(ctx.request, result);
-      ctx.item.pageType = result;
+      if (!ctx.label) {
+        const classified = classifyPage(ctx.page, { model });
+        const document = documentKind(ctx.page) !== undefined;
+        if (needsListItems(classified)) evidence = siteListSignals(ctx.page, ctx.site.data, true);
+        const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);
+        ctx.label = decideLabel(ctx.request, result);
+        ctx.item.pageType = result;
+        // typed before the site showed evidence: typed again once it does (takeRevisions)
+        if (ctx.label && !document && !siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: classified, evidence, hint: ctx.request.labelHint });
+      }
+      if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries);
+      reviseEarlyPages(state, siteModel);
+      ctx.site.touch();
     },
   };
 };

@@ -1,48 +1,39 @@
 /**
- * Site-level evidence for the page type (issue 12 item 1), which one page alone cannot give: on a
- * site whose posts share a URL shape (`/2022/05/04/<slug>/`, `/posts/<slug>/`), a page that the
- * classifier calls an article but that sits at the top of the site in a shape no post of the site
- * has (`/about/`, `/contact/`, `/privacy/`) is a site page, `other`. The posts' shapes come from
- * the same site's earlier pages in the crawl (or the batch): the entries of its main lists (a
- * list's items are the site's posts — the first page of a crawl is usually such an index) and the
- * pages confidently typed `detail`. They are kept in the site state (`ctx.site`), so the rule
- * learns nothing from other sites and names none.
+ * Page types from site evidence (issues 12 and 23): what one page cannot tell, the site it belongs
+ * to can. A crawl (or a batch of one site's pages) meets pages one after another; each page's
+ * classifier result is re-decided by a small model over evidence that any theme shows — and the
+ * decision then becomes evidence for the site's later pages:
  *
- * The same evidence, the other way: a page in the shape of the site's posts that the classifier
- * calls a list (a post that is itself a list of links or tools), on a site where no list page has
- * that shape, is one of the posts.
+ * - **what the site's lists point to**: a page a list of the site listed as an entry is one of
+ *   its posts; the URL shapes of those entries (`/2022/05/04/<slug>/`, `/posts/<slug>/`) are the
+ *   shapes of its posts, also of posts no list has reached yet;
+ * - **how the site's pages of a URL shape were typed**: per shape (`tags/*`, `categories/a/*`) and
+ *   per first path segment (`tags/…`), how many were lists, posts, other pages — a tag page with
+ *   one post sits among tag pages with ten;
+ * - **the site's list markup**: entries of this page in the list-entry markup the site's list
+ *   pages taught (middleware/list/shapes.ts), leading to its posts; the page's own main list and
+ *   how much of it leads to the site's posts;
+ * - **the page itself**: the classifier's probabilities, whether the URL is a later page of a list
+ *   (`/page/3/`, `?page=3`).
+ *
+ * The model (`siteTypeModel`) is a multinomial logistic regression over these features, trained by
+ * `npm run train:site-types` (bench/train-site-types.ts) on whole generated sites with per-URL truth,
+ * leave-one-site-out; it ships as `site-model.ts` (generated) and `GLEANER_SITE_TYPE_MODEL=file.json`
+ * selects another (bench:sites and bench:site-types score each site with the model trained without
+ * it). It names no site, theme, class or path: its inputs are counts and shares of the site's own
+ * evidence. Feeds, sitemaps and JSON stay `other` by rule; pages the classifier calls forum threads
+ * keep that type (no development site has forum pages to learn from).
+ *
+ * The state is plain JSON in the site state, bounded (shapes and URLs kept per site are capped), so
+ * it is cheap to hand to a crawl's worker threads page after page.
  */
-import type { PageTypeResult } from '../../src/core/item.js';
+import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
+import { decideLabel } from '../../src/core/middleware.js';
+import { loadJsonResource } from '../../src/core/resources.js';
+import { SITE_TYPE_MODEL, type SiteTypeModel } from './site-model.js';
 
-/** Detail pages of the site seen before the rule may fire, and the share of them the most common
- * shape must hold (a site whose posts are spread over many shapes gives no evidence). Chosen a
- * priori (a handful of posts, a clear majority), not fitted: see the README's page-type figures. */
-export const MIN_SITE_DETAILS = 5;
-export const DOMINANT_SHAPE_SHARE = 0.8;
-/** A page counts as one of the site's posts only when the classifier is this sure of it. */
-export const CONFIDENT_DETAIL = 0.8;
-/** Shapes kept per site (the state stays small on sites with many URL schemes). */
-const MAX_SHAPES = 50;
-
-export interface SiteTypeState {
-  /** Pages confidently typed detail, per URL shape. */
-  detailShapes: Record<string, number>;
-  details: number;
-  /** Main-list entries (same host) of pages typed list, per URL shape: the posts a crawl has not
-   * reached yet (the first page of a crawl is usually an index). */
-  itemShapes: Record<string, number>;
-  items: number;
-  /** Pages typed list, per URL shape of their own URL. */
-  listShapes: Record<string, number>;
-}
-
-/** Share of a list page's main-list entries that must lead off the host, or be the site's menu,
- * for the list to be no list of the site's content (a blogroll, a page whose only repeated
- * links are the navigation). */
-export const FOREIGN_ENTRY_SHARE = 0.8;
-/** Entries below which a list says too little to be called a menu or a blogroll (the list
- * extractor's own minimum of records). */
-const MIN_LIST_ENTRIES = 3;
+// ---------------------------------------------------------------------------------------------
+// URL shapes
 
 /** Numeric path segments (years, ids) read as `N`. */
 const NUMERIC = /^\d+$/;
@@ -52,122 +43,526 @@ const NUMERIC = /^\d+$/;
  * query is left out. Undefined for a URL that cannot be parsed or has no path (the site root).
  */
 export function urlShape(url: string): { shape: string; depth: number } | undefined {
+  const segs = pathSegments(url);
+  if (!segs?.length) return undefined;
+  const shape = segs.map((s, i) => (i === segs.length - 1 ? '*' : NUMERIC.test(s) ? 'N' : s.toLowerCase())).join('/');
+  return { shape, depth: segs.length };
+}
+
+/** The URL's first path segment (numbers as `N`) followed by `/…` when the path goes deeper;
+ * `*` for a top-level page, undefined for the root: the section a page belongs to. */
+export function urlSection(url: string): string | undefined {
+  const segs = pathSegments(url);
+  if (!segs?.length) return undefined;
+  if (segs.length === 1) return '*';
+  return `${NUMERIC.test(segs[0]!) ? 'N' : segs[0]!.toLowerCase()}/…`;
+}
+
+function pathSegments(url: string): string[] | undefined {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return undefined;
   }
-  const segs = u.pathname.replace(/\/index\.html?$/i, '/').split('/').filter(Boolean);
-  if (!segs.length) return undefined;
-  const shape = segs.map((s, i) => (i === segs.length - 1 ? '*' : NUMERIC.test(s) ? 'N' : s.toLowerCase())).join('/');
-  return { shape, depth: segs.length };
+  return u.pathname.replace(/\/index\.html?$/i, '/').split('/').filter(Boolean);
+}
+
+/** Page N of a list named in the URL (`/page/3/`, `/page3/`, `?page=3`, `list_3.html`): N ≥ 2 says
+ * the page is a later page of a list. */
+const LATER_PAGE = /(?:\/page[-/]?|[?&](?:page|paged|pg|p|pn|pagenum)=|_)(\d{1,5})(?:\/|\.html?|&|$)/i;
+export function laterPage(url: string): boolean {
+  const m = LATER_PAGE.exec(url.replace(/#.*$/, ''));
+  return !!m && Number(m[1]) >= 2;
+}
+
+/** A URL as the site's pages are keyed: host, path without `index.html` and trailing slash, query;
+ * no fragment. */
+export function pageKey(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '')}${u.search}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Order-free fingerprint of a set of URLs (a main list), as a string key. */
+export function fingerprint(urls: readonly string[]): string {
+  return hash([...new Set(urls.map((u) => pageKey(u) ?? u))].sort().join('\n')).toString(36);
+}
+
+/** FNV-1a of a string (32 bits): how the state keeps URLs (a number each). */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+/** Shapes and sections kept per site (the least recently seen go first): a site's URL scheme has a
+ * handful; a site that puts ids in folder names has many, and the old ones matter less. */
+export const MAX_SHAPES = 120;
+/** Main-list fingerprints kept per site (the least recently seen go first), and the pages that must
+ * have shown one before it counts as the template's (the page itself being the third). */
+export const MAX_BLOCKS = 64;
+export const TEMPLATE_BLOCK_PAGES = 2;
+/** Pages typed before the site showed evidence that are kept to be typed again (the first pages
+ * of a crawl: its start page and the pages it links to before any list was read), the list
+ * entries kept with each, and revisions kept until the crawl takes them. */
+export const MAX_EARLY = 16;
+const MAX_EARLY_ENTRIES = 60;
+export const MAX_REVISIONS = 64;
+/** Listed URLs kept per site (the oldest go first): a crawl meets a list's entries soon after the
+ * list (breadth first), so the recent ones are the ones still to be typed. */
+export const MAX_LISTED = 3000;
+
+/** Pages of a shape typed detail / list / other, and list entries in that shape. */
+export interface ShapeCounts {
+  d: number;
+  l: number;
+  o: number;
+  /** Entries of the site's lists in this shape. */
+  i: number;
+  /** Observation counter when last touched (pruning). */
+  t: number;
+}
+
+export interface SiteTypeState {
+  version: 2;
+  /** Pages observed. */
+  pages: number;
+  /** List entries observed (same host). */
+  items: number;
+  /** Per URL shape (urlShape). */
+  shapes: Record<string, ShapeCounts>;
+  /** Per section (urlSection). */
+  sections: Record<string, ShapeCounts>;
+  /** URLs the site's lists listed (hashes of pageKey, oldest first) and how many lists did. */
+  listed: number[];
+  listedCount: number[];
+  /** Main lists seen (fingerprint of their URLs → pages that showed it, and when last): a block
+   * of links shown unchanged on many pages (a side panel of recent posts) is the template's, not a
+   * page's own list. */
+  blocks: Record<string, { n: number; t: number }>;
+  /** Pages typed before the site showed any evidence (see reviseEarlyPages), with what they showed. */
+  early: EarlyPage[];
+  /** Pages whose type changed once the evidence came (see takeRevisions). */
+  revisions: Revision[];
+}
+
+/** A page typed before the site showed evidence: what is needed to type it again. */
+export interface EarlyPage {
+  url: string;
+  label: PageLabel;
+  /** The classifier's own result (before the site model). */
+  result: PageTypeResult;
+  evidence: PageListEvidence;
+  /** The type the link that led there suggested (a list's entry → detail), if any. */
+  hint?: string;
+}
+
+/** A page typed again: its item, stored as `from`, should be re-emitted as `to` (see takeRevisions). */
+export interface Revision {
+  url: string;
+  from: PageLabel;
+  to: PageLabel;
+  pageType: PageTypeResult;
 }
 
 export function emptySiteTypeState(): SiteTypeState {
-  return { detailShapes: {}, details: 0, itemShapes: {}, items: 0, listShapes: {} };
+  return { version: 2, pages: 0, items: 0, shapes: {}, sections: {}, listed: [], listedCount: [], blocks: {}, early: [], revisions: [] };
 }
 
-/** Count one URL under its shape in `shapes` (at most MAX_SHAPES shapes). */
-function count(shapes: Record<string, number>, url: string): boolean {
-  const s = urlShape(url);
-  if (!s || (!(s.shape in shapes) && Object.keys(shapes).length >= MAX_SHAPES)) return false;
-  shapes[s.shape] = (shapes[s.shape] ?? 0) + 1;
-  return true;
+/** The state read back from site data; anything else (an old or foreign value) starts empty. */
+export function readSiteTypeState(value: unknown): SiteTypeState {
+  const v = value as SiteTypeState | undefined;
+  return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' && Array.isArray(v.early) && Array.isArray(v.revisions) ? v : emptySiteTypeState();
+}
+
+function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i', t: number): void {
+  if (key === undefined) return;
+  let c = map[key];
+  if (!c) {
+    const keys = Object.keys(map);
+    if (keys.length >= MAX_SHAPES) {
+      let oldest = keys[0]!;
+      for (const k of keys) if (map[k]!.t < map[oldest]!.t) oldest = k;
+      delete map[oldest];
+    }
+    c = map[key] = { d: 0, l: 0, o: 0, i: 0, t };
+  }
+  c[field]++;
+  c.t = t;
+}
+
+/** How many of the site's lists listed the URL (0 when it is not among the kept ones). */
+export function listedCount(state: SiteTypeState, url: string, index: Map<number, number> = listedIndex(state)): number {
+  const k = pageKey(url);
+  if (k === undefined) return 0;
+  const i = index.get(hash(k));
+  return i === undefined ? 0 : state.listedCount[i]!;
+}
+
+/** hash → position in `state.listed`, built once per use: a page's many lookups stay linear (a list
+ * of 100,000 entries must not scan the kept URLs for each). */
+function listedIndex(state: SiteTypeState): Map<number, number> {
+  const index = new Map<number, number>();
+  state.listed.forEach((h, i) => index.set(h, i));
+  return index;
 }
 
 /**
- * Record what a typed page (its label after applySiteEvidence, the classifier's probabilities)
- * shows of the site: a confident detail page is a post; a list page's own URL is a list shape
- * and its main-list entries on the same host are items. Returns whether the state changed.
+ * Record a typed page: its label counts for its shape and section; a list page's entries (the
+ * items its list extractor returns, same host only) count as listed URLs and as entries of their
+ * shapes. Mutates and returns `state`.
  */
-export function observePage(state: SiteTypeState, url: string, result: PageTypeResult, listItems: readonly string[] = []): boolean {
-  if (result.label === 'detail' && (result.probabilities.detail ?? 0) >= CONFIDENT_DETAIL) {
-    if (!count(state.detailShapes, url)) return false;
-    state.details++;
-    return true;
+export function observeTypedPage(state: SiteTypeState, url: string, label: PageLabel, listItems: readonly string[] = [], mainList?: readonly string[]): SiteTypeState {
+  state.pages++;
+  const t = state.pages;
+  const fp = mainList?.length ? fingerprint(mainList) : undefined;
+  if (fp !== undefined) {
+    const b = (state.blocks[fp] ??= { n: 0, t });
+    b.n++;
+    b.t = t;
+    const keys = Object.keys(state.blocks);
+    if (keys.length > MAX_BLOCKS) {
+      let oldest = keys[0]!;
+      for (const k of keys) if (state.blocks[k]!.t < state.blocks[oldest]!.t) oldest = k;
+      delete state.blocks[oldest];
+    }
   }
-  if (result.label !== 'list') return false;
-  let changed = count(state.listShapes, url);
+  const field = label === 'list' ? 'l' : label === 'other' ? 'o' : label === 'detail' ? 'd' : undefined;
+  if (field) {
+    bump(state.shapes, urlShape(url)?.shape, field, t);
+    bump(state.sections, urlSection(url), field, t);
+  }
+  if (label !== 'list' || !listItems.length) return state;
   let host: string;
   try {
     host = new URL(url).host;
   } catch {
-    return changed;
+    return state;
   }
+  const self = pageKey(url);
+  const seen = new Set<string>();
+  // (positions of the kept URLs; the new ones are added as they come)
+  const index = listedIndex(state);
   for (const item of listItems) {
-    try {
-      if (new URL(item).host === host && count(state.itemShapes, item)) {
-        state.items++;
-        changed = true;
-      }
-    } catch {
-      /* not a URL */
-    }
-  }
-  return changed;
-}
-
-/** Whether a page's main list is not a list of the site's content: most entries lead off the
- * host, or the list holds the site's root and the page itself (it is the site menu). */
-function noContentList(url: string, entries: readonly string[]): boolean {
-  if (entries.length < MIN_LIST_ENTRIES) return false;
-  let here: URL;
-  try {
-    here = new URL(url);
-  } catch {
-    return false;
-  }
-  const path = (u: URL) => u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '') || '/';
-  let foreign = 0;
-  let root = false;
-  let self = false;
-  for (const e of entries) {
     let u: URL;
     try {
-      u = new URL(e);
+      u = new URL(item);
     } catch {
       continue;
     }
-    if (u.host !== here.host) foreign++;
-    else if (path(u) === '/') root = true;
-    else if (path(u) === path(here)) self = true;
+    const k = pageKey(item);
+    if (u.host !== host || k === undefined || k === self || seen.has(k)) continue;
+    seen.add(k);
+    state.items++;
+    bump(state.shapes, urlShape(item)?.shape, 'i', t);
+    bump(state.sections, urlSection(item), 'i', t);
+    const h = hash(k);
+    const at = index.get(h);
+    if (at !== undefined) state.listedCount[at]!++;
+    else {
+      index.set(h, state.listed.length);
+      state.listed.push(h);
+      state.listedCount.push(1);
+    }
   }
-  return foreign >= FOREIGN_ENTRY_SHARE * entries.length || (root && self);
+  if (state.listed.length > MAX_LISTED) {
+    state.listed.splice(0, state.listed.length - MAX_LISTED);
+    state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
+  }
+  return state;
 }
 
-/** The one URL shape most of `shapes` (n of them) share, if enough were seen. */
-function dominant(shapes: Record<string, number>, n: number): string | undefined {
-  if (n < MIN_SITE_DETAILS) return undefined;
-  let best: string | undefined;
-  for (const [shape, k] of Object.entries(shapes)) if (!best || k > shapes[best]!) best = shape;
-  return best && shapes[best]! >= DOMINANT_SHAPE_SHARE * n ? best : undefined;
+// ---------------------------------------------------------------------------------------------
+// Features
+
+/** What the page shows of itself, beside its classifier result (computed by the caller from the
+ * list module's signals: see middleware/list/signals.ts siteListSignals). */
+export interface PageListEvidence {
+  /** URLs of the page's main list (the classifier's view of it), same host or not. */
+  mainEntries: readonly string[];
+  /** Whether that main list sits outside page chrome. */
+  mainOpen: boolean;
+  /** URLs of the page's links in the site's learned list-entry markup, outside chrome landmarks. */
+  learnedEntries: readonly string[];
+  /** Distinct pages of the site linked below this page's path (its section's pages). */
+  childLinks: number;
+  /** The entries the list extractor would give the page with the site's learned shapes, when the
+   * page may be a list at all (see LIST_EVIDENCE_MIN); undefined otherwise. */
+  listItems?: readonly string[];
 }
 
-/** The shape of the site's posts: from its detail pages once enough are seen, else from the items
- * of its lists (list entries also hold year and tag links: the detail pages are the better
- * evidence once a crawl has them). */
-function postShape(state: SiteTypeState): string | undefined {
-  return state.details >= MIN_SITE_DETAILS ? dominant(state.detailShapes, state.details) : dominant(state.itemShapes, state.items);
+/** The classifier's list probability from which a page's list entries are worked out as evidence
+ * (a confident post skips the extractor's clustering: most of a crawl's pages are posts). */
+export const LIST_EVIDENCE_MIN = 0.05;
+
+/** Whether a page's list entries are worked out as evidence (see LIST_EVIDENCE_MIN): the classifier
+ * gives its list type some probability, or typed it other for want of content. */
+export function needsListItems(result: PageTypeResult): boolean {
+  return (result.probabilities.list ?? 0) >= LIST_EVIDENCE_MIN || (result.label === 'other' && (result.probabilities.other ?? 0) >= 1);
 }
 
 /**
- * The result with the site's evidence applied, on a site whose posts share one URL shape: a
- * top-level page typed detail in a shape none of the site's posts has becomes `other`; a page in
- * the posts' shape typed list, where no list page of the site has that shape, becomes the more
- * probable of detail and forum.
+ * Features of a page, two kinds. Per-type evidence (`SITE_TYPED_FEATURES`) has one value per type
+ * (detail, list, other) and one weight shared by the three types: the classifier's probability of
+ * the type, the share of the site's pages of this URL shape (and section) typed so. Sharing the
+ * weight lets the rare type learn from the common ones (other pages are 2% of the development
+ * pages: what "a shape whose pages were lists" teaches holds for "a shape whose pages were other").
+ * The rest (`SITE_FEATURES`) has one value and a weight per type.
  */
-export function applySiteEvidence(state: SiteTypeState, url: string, result: PageTypeResult, listItems: readonly string[] = []): PageTypeResult {
-  if (result.label !== 'detail' && result.label !== 'list') return result;
-  const s = urlShape(url);
-  if (!s) return result;
-  // A top-level "list" whose best cluster is the site menu or links off the site: no list of
-  // the site's content (a page's own evidence; no history needed).
-  if (result.label === 'list' && s.depth === 1 && noContentList(url, listItems)) return { ...result, label: 'other' };
-  const posts = postShape(state);
-  if (!posts) return result;
-  if (result.label === 'detail') return s.depth === 1 && !state.detailShapes[s.shape] && !state.itemShapes[s.shape] ? { ...result, label: 'other' } : result;
-  if (s.shape !== posts || state.listShapes[s.shape]) return result;
+export const SITE_TYPED_FEATURES = ['classifier', 'shape_share', 'section_share'] as const;
+export const SITE_FEATURES = [
+  'later_page',
+  'listed',
+  'listed_many',
+  'shape_items',
+  'section_items',
+  'open_entries',
+  'open_to_posts',
+  'child_links',
+  'learned_to_posts',
+  'items_to_posts',
+  'evidence',
+  'section_seen',
+  'contentless',
+] as const;
+/** Bump when a feature's definition changes: models trained on another version are refused. */
+export const SITE_FEATURES_VERSION = 9;
+
+export interface SiteFeatureVector {
+  /** SITE_FEATURES order. */
+  x: number[];
+  /** SITE_TYPED_FEATURES order, each [detail, list, other]. */
+  typed: number[][];
+}
+
+/** List entries of the site seen before shape evidence counts (a handful of posts: the first index
+ * page of a crawl shows ten). */
+const MIN_ITEMS = 5;
+/** Pages of a section typed before at which the section counts as seen. */
+const SECTION_SEEN = 2;
+/** Share of the site's list entries in one shape (or section) at which that shape counts fully as
+ * the posts' (a site whose posts live in three sections gives each about a third). */
+const ITEM_SHARE_FULL = 0.2;
+
+/** Whether a URL leads to one of the site's posts as far as the site knows: a list listed it, or
+ * its shape is that of at least two list entries. */
+function postLike(state: SiteTypeState, url: string, index: Map<number, number>): boolean {
+  if (listedCount(state, url, index) > 0) return true;
+  const s = urlShape(url)?.shape;
+  return s !== undefined && (state.shapes[s]?.i ?? 0) >= 2;
+}
+
+/** The page's feature vector from the site's state before the page. */
+export function siteFeatures(state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence): SiteFeatureVector {
   const p = result.probabilities;
-  return { ...result, label: (p.forum ?? 0) > (p.detail ?? 0) ? 'forum' : 'detail' };
+  const contentless = result.label === 'other' && (p.other ?? 0) >= 1;
+  const shape = urlShape(url);
+  const sc = shape ? state.shapes[shape.shape] : undefined;
+  const sec = state.sections[urlSection(url) ?? ''];
+  const known = state.items >= MIN_ITEMS;
+  const index = listedIndex(state);
+  const listed = listedCount(state, url, index);
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    /* no host */
+  }
+  const self = pageKey(url);
+  const others = (urls: readonly string[]) =>
+    urls.filter((u) => {
+      try {
+        return new URL(u).host === host && pageKey(u) !== self;
+      } catch {
+        return false;
+      }
+    });
+  // the page's own main list: outside chrome, and not a block the site shows unchanged elsewhere
+  const template = evidence.mainEntries.length > 0 && (state.blocks[fingerprint(evidence.mainEntries)]?.n ?? 0) >= TEMPLATE_BLOCK_PAGES;
+  const main = evidence.mainOpen && !template ? others(evidence.mainEntries) : [];
+  const mainPosts = main.filter((u) => postLike(state, u, index)).length;
+  const learnedPosts = new Set(others(evidence.learnedEntries).filter((u) => postLike(state, u, index)).map(pageKey)).size;
+  const itemPosts = new Set(others(evidence.listItems ?? []).filter((u) => postLike(state, u, index)).map(pageKey)).size;
+  const shares = (c: ShapeCounts | undefined) => {
+    const n = c ? c.d + c.l + c.o : 0;
+    // one pseudo-count: a shape seen once says less than one seen ten times
+    return [(c?.d ?? 0) / (n + 1), (c?.l ?? 0) / (n + 1), (c?.o ?? 0) / (n + 1)];
+  };
+  // (the site root has no shape nor section: those features are missing there, NaN, and count as
+  // the training pages' mean — the root is no page "outside the posts' sections")
+  const itemShare = (c: ShapeCounts | undefined) => (!shape ? NaN : known ? Math.min(1, (c?.i ?? 0) / state.items / ITEM_SHARE_FULL) : 0);
+  return {
+    x: [
+      laterPage(url) ? 1 : 0,
+      listed > 0 ? 1 : 0,
+      listed > 1 ? 1 : 0,
+      itemShare(sc),
+      itemShare(sec),
+      Math.log1p(main.length) / Math.log(11),
+      main.length ? mainPosts / main.length : 0,
+      Math.log1p(evidence.childLinks) / Math.log(11),
+      Math.log1p(learnedPosts) / Math.log(11),
+      Math.log1p(itemPosts) / Math.log(11),
+      known ? 1 : 0,
+      // pages of the page's own section typed before: the site's evidence about pages like it
+      shape ? Math.min(1, ((sec?.d ?? 0) + (sec?.l ?? 0) + (sec?.o ?? 0)) / SECTION_SEEN) : NaN,
+      contentless ? 1 : 0,
+    ],
+    // a page without content is `other` by the classifier's rule, not by its model: that is no
+    // probability of the other type (the short list of a tag with one post has little text too)
+    typed: [contentless ? [0, 0, 0] : [p.detail ?? 0, p.list ?? 0, p.other ?? 0], shares(sc), shares(sec)],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model
+
+/** The labels the site model decides between. */
+export const SITE_LABELS = ['detail', 'list', 'other'] as const;
+
+export type { SiteTypeModel } from './site-model.js';
+
+export function checkSiteTypeModel(m: SiteTypeModel, file = 'the site model'): void {
+  if (m?.format !== 'gleaner-site-types/2') throw new Error(`${file} is not a Gleaner site-type model of this version (format ${String(m?.format)}); retrain it with npm run train:site-types`);
+  if (m.featuresVersion !== SITE_FEATURES_VERSION || m.features?.join(',') !== SITE_FEATURES.join(',') || m.typedFeatures?.join(',') !== SITE_TYPED_FEATURES.join(',')) {
+    throw new Error(`${file} was trained on other site features than this version computes; retrain it with npm run train:site-types`);
+  }
+  const d = SITE_FEATURES.length;
+  const k = SITE_LABELS.length;
+  if (m.labels?.join(',') !== SITE_LABELS.join(',') || m.mean?.length !== d || m.std?.length !== d || m.weights?.length !== k || m.weights.some((w) => w.length !== d) || m.typed?.length !== SITE_TYPED_FEATURES.length || m.bias?.length !== k) {
+    throw new Error(`${file} is damaged (dimensions do not match); retrain it with npm run train:site-types`);
+  }
+}
+
+/** Environment variable naming another site-type model file (bench:sites' leave-one-site-out folds,
+ * or a model trained on your own sites). */
+export const SITE_TYPE_MODEL_ENV = 'GLEANER_SITE_TYPE_MODEL';
+
+/** The site model in use: the file named by the option or GLEANER_SITE_TYPE_MODEL, else the shipped one. */
+export function siteTypeModel(file?: string): SiteTypeModel {
+  const f = file || process.env[SITE_TYPE_MODEL_ENV];
+  if (!f) return SITE_TYPE_MODEL;
+  return loadJsonResource<SiteTypeModel>(f, checkSiteTypeModel, `site-type model ${f} not found${file ? '' : ` (${SITE_TYPE_MODEL_ENV})`}`);
+}
+
+/** Type scores (logits, SITE_LABELS order) of the model for a feature vector. */
+export function siteScores(model: SiteTypeModel, f: SiteFeatureVector): number[] {
+  return model.weights.map((w, c) => {
+    let s = model.bias[c]!;
+    // a missing feature (NaN) counts as the mean of the training pages
+    for (let j = 0; j < w.length; j++) if (!Number.isNaN(f.x[j]!)) s += w[j]! * ((f.x[j]! - model.mean[j]!) / (model.std[j]! || 1));
+    for (let k = 0; k < model.typed.length; k++) s += model.typed[k]! * f.typed[k]![c]!;
+    return s;
+  });
+}
+
+/** Type probabilities of the model for a feature vector (SITE_LABELS order). */
+export function siteProbabilities(model: SiteTypeModel, f: SiteFeatureVector): number[] {
+  const z = siteScores(model, f);
+  const m = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / sum);
+}
+
+/**
+ * The page's type with the site's evidence: the classifier's result re-decided by the site model
+ * among detail / list / other. Documents typed other by rule and pages typed forum keep their
+ * type, and so does every page while the site has shown no evidence (siteKnows). The probabilities
+ * are the model's (the forum share kept as the classifier gave it).
+ */
+export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence, document: boolean): PageTypeResult {
+  // (a site that has shown no evidence yet — a single page, a crawl's first pages — has nothing to
+  // say against the classifier: its pages keep the classifier's type, and those of a crawl are
+  // typed again once the site shows evidence: reviseEarlyPages)
+  if (document || result.label === 'forum' || !siteKnows(state)) return result;
+  const x = siteFeatures(state, url, result, evidence);
+  const probs = siteProbabilities(model, x);
+  const forum = result.probabilities.forum ?? 0;
+  const probabilities: Record<string, number> = { forum: Number(forum.toFixed(4)) };
+  let best = 0;
+  SITE_LABELS.forEach((l, i) => {
+    probabilities[l] = Number((probs[i]! * (1 - forum)).toFixed(4));
+    if (probs[i]! > probs[best]!) best = i;
+  });
+  return { label: SITE_LABELS[best]!, probabilities: { detail: probabilities.detail!, list: probabilities.list!, forum: probabilities.forum!, other: probabilities.other! } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Revisions
+
+/** Whether the site has shown evidence (enough list entries) for its pages' types. */
+export function siteKnows(state: SiteTypeState): boolean {
+  return state.items >= MIN_ITEMS;
+}
+
+/** Keep a page typed before the site showed evidence, to type it again once it does. */
+export function rememberEarlyPage(state: SiteTypeState, page: EarlyPage): void {
+  if (siteKnows(state) || state.early.length >= MAX_EARLY || state.early.some((e) => e.url === page.url)) return;
+  const cap = (xs: readonly string[]) => xs.slice(0, MAX_EARLY_ENTRIES);
+  state.early.push({ ...page, evidence: { ...page.evidence, mainEntries: cap(page.evidence.mainEntries), learnedEntries: cap(page.evidence.learnedEntries) } });
+}
+
+/**
+ * Issue 23: a type decided on evidence that later pages contradict is revised. The pages typed
+ * before the site showed any evidence (rememberEarlyPage) are typed again, with what they showed
+ * then and what the site shows now, as soon as the site shows evidence. A page whose type changes
+ * is counted under its new type, and a revision is kept for the crawl to take (takeRevisions) and
+ * re-emit the page's item. Returns the new revisions.
+ */
+export function reviseEarlyPages(state: SiteTypeState, model: SiteTypeModel): Revision[] {
+  if (!state.early.length || !siteKnows(state)) return [];
+  const out: Revision[] = [];
+  for (const e of state.early) {
+    const pageType = decideOnSite(model, state, e.url, e.result, e.evidence, false);
+    const to = decideLabel({ labelHint: e.hint }, pageType);
+    if (!to || to === e.label) continue;
+    const field = (l: PageLabel) => (l === 'list' ? 'l' : l === 'other' ? 'o' : l === 'detail' ? 'd' : undefined);
+    for (const [map, key] of [[state.shapes, urlShape(e.url)?.shape], [state.sections, urlSection(e.url)]] as const) {
+      const c = key === undefined ? undefined : map[key];
+      const from = field(e.label);
+      const into = field(to);
+      if (!c) continue;
+      if (from && c[from] > 0) c[from]--;
+      if (into) c[into]++;
+    }
+    out.push({ url: e.url, from: e.label, to, pageType });
+  }
+  state.early = [];
+  state.revisions.push(...out);
+  if (state.revisions.length > MAX_REVISIONS) state.revisions.splice(0, state.revisions.length - MAX_REVISIONS);
+  return out;
+}
+
+/**
+ * The revisions a crawl has not taken yet, removed from the state (site data as the page-type
+ * stage keeps it, `data.pageType`): each names a page whose item was stored as `from` and should be
+ * extracted again as `to` (the request's label set to `to`) and stored in place of the first.
+ */
+export function takeRevisions(siteData: Record<string, unknown>, key = 'pageType'): Revision[] {
+  const v = siteData[key] as SiteTypeState | undefined;
+  if (!v || !Array.isArray(v.revisions) || !v.revisions.length) return [];
+  const out = v.revisions;
+  v.revisions = [];
+  return out;
+}
+
+/**
+ * What a crawl holds back (src/crawler/run/revisions.ts), read without changing the state: the pages
+ * typed before the site showed evidence, whose type may still change (`early`: their items are not
+ * final), the revisions made so far (`revisions`: the type each such page has now), and whether the
+ * site has shown evidence (`known`: its later pages are typed for good).
+ */
+export function provisionalPages(siteData: Record<string, unknown>, key = 'pageType'): { early: Set<string>; revisions: Map<string, Revision>; known: boolean } {
+  const v = siteData[key] as SiteTypeState | undefined;
+  const early = new Set<string>(Array.isArray(v?.early) ? v.early.map((e) => e.url) : []);
+  const revisions = new Map<string, Revision>(Array.isArray(v?.revisions) ? v.revisions.map((r) => [r.url, r]) : []);
+  return { early, revisions, known: !!v && typeof v.items === 'number' && siteKnows(v) };
 }

@@ -238,6 +238,45 @@ export interface ClusterOptions {
    * not record links, and a label link takes the record's heading as title. Extractor only
    * (measured on the page-type features: balanced accuracy 0.949 -> 0.939 with it). */
   labelRecords?: boolean;
+  /** Keep a short title in the title slot when its link leads to a page of the URL shape most of
+   * the entries lead to (a two-character Chinese post title, "Welcome"); by-lines lead elsewhere.
+   * And take the other titles of records that are small groups (see groupSiblings). Extractor only
+   * (the page-type features count records as they were trained). */
+  shortTitles?: boolean;
+  /** Admit records longer than MAX_RECORD_TEXT that open with a heading: an index showing its
+   * newest posts in full (each a headed block with a permalink). Extractor only. */
+  fullPosts?: boolean;
+}
+
+/** Elements searched at the top of a record for the heading that opens it. */
+const HEADED_CHILDREN = 2;
+/** Whether a record opens with a heading (h1–h3 among its first element children). */
+function headed(dom: PageIndex, i: number): boolean {
+  let seen = 0;
+  for (const c of (dom.page.nodes[i] as Element).children) {
+    if (!(c instanceof Element)) continue;
+    if (/^h[1-3]$/.test(c.name)) return true;
+    if (++seen >= HEADED_CHILDREN) return false;
+  }
+  return false;
+}
+
+/** A URL's path shape: segments, numbers as N, the last one as `*` (the query left out). */
+function pathShape(url: string): string {
+  try {
+    const segs = new URL(url).pathname.split('/').filter(Boolean);
+    return `${segs.length}:${segs.map((x, i) => (i === segs.length - 1 ? '*' : /^\d+$/.test(x) ? 'N' : x)).join('/')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** The value most of `xs` take, when more than half do. */
+function mostCommon(xs: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  for (const [x, n] of counts) if (n * 2 > xs.length) return x;
+  return undefined;
 }
 
 /** Tag path from a record (exclusive) down to one of its links (inclusive), layout wrappers left
@@ -286,7 +325,7 @@ export function localSignature(dom: PageIndex, a: number, record: number, levels
 
 /** All link clusters of the page, best first. */
 export function findLinkClusters(page: Page, options: ClusterOptions = {}): LinkCluster[] {
-  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}`;
+  const key = `${options.proseRecords ? 1 : 0}${options.nestedTitles ? 1 : 0}${options.labelRecords ? 1 : 0}${options.shortTitles ? 1 : 0}${options.fullPosts ? 1 : 0}`;
   return page.memo(`list:clusters:${key}`, () => buildClusters(page, options));
 }
 
@@ -325,7 +364,7 @@ function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
       const ac = dom.anchorCount[ci]!;
       // text-rich records (release notes citing many issues) may hold more links than a teaser
       const cap = options.proseRecords && dom.linkChars[ci]! * 2 < dom.chars[ci]! ? MAX_ANCHORS_PER_PROSE_RECORD : MAX_ANCHORS_PER_RECORD;
-      if (ac === 0 || ac > cap || dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT) continue;
+      if (ac === 0 || ac > cap || (dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT && !(options.fullPosts && headed(dom, ci)))) continue;
       let g = groups.get(c.name);
       if (!g) groups.set(c.name, (g = []));
       g.push(ci);
@@ -447,6 +486,14 @@ function buildCluster(
     if (!best || value > best.value) best = { path, value, width: width / count, label: texts.size === 1 };
   }
   if (!best) return undefined;
+  // Posts shown in full (each record a headed block longer than MAX_RECORD_TEXT): the links in
+  // their text are the posts' own references; each record's link to a page of this site on a path
+  // every record shares, a different page each (its permalink, "Permanent link"), is its entry,
+  // titled with the record's heading.
+  if (options.fullPosts && records.every((r) => dom.chars[r.index]! - dom.linkChars[r.index]! > MAX_RECORD_TEXT)) {
+    const pick = fullPostLink(dom, records, pathCount, linkText, linkUrl);
+    if (pick) best = { path: pick.path, value: best.value, width: best.width, label: pick.rank !== 0 };
+  }
 
   // Common link-path set: paths present in at least half of the records.
   const common = new Set<string>();
@@ -458,6 +505,17 @@ function buildCluster(
   let dated = 0;
   let chars = 0;
   let widthSum = 0;
+  // the classed markup most title links share within their records (extractor only)
+  let titleMarkup: string | undefined;
+  if (options.shortTitles) {
+    const sigs: string[] = [];
+    for (const r of records) {
+      const a = r.byPath.get(best.path);
+      const sig = a === undefined ? undefined : localSignature(dom, a, r.index);
+      if (sig !== undefined) sigs.push(sig);
+    }
+    titleMarkup = sigs.length * 2 > records.length ? mostCommon(sigs) : undefined;
+  }
   for (const r of records) {
     const a = r.byPath.get(best.path);
     if (a === undefined) continue;
@@ -467,7 +525,10 @@ function buildCluster(
     // A record holding all the common paths plus extras (a search result with sitelinks, a
     // teaser with a tag row) is the same kind of record, richer: admitted, scored as its Jaccard.
     const contained = common.size > 0 && inter === common.size && r.byPath.has(best.path);
-    if (sim < MIN_RECORD_SIMILARITY && !contained) continue;
+    // (and, for the extractor, a record poorer than the others — a post without an excerpt, a
+    // "read more" button or a category — whose title link sits in the titles' own classed markup)
+    const sameTitle = titleMarkup !== undefined && localSignature(dom, a, r.index) === titleMarkup;
+    if (sim < MIN_RECORD_SIMILARITY && !contained && !sameTitle) continue;
     const url = linkUrl(a);
     if (!url || seen.has(url)) continue;
     // A link that says the same in every record ("Website", "Read more") when it is the best
@@ -488,9 +549,13 @@ function buildCluster(
   // second row of a two-row record).
   const widths = entries.map((e) => textWidth(e.title)).sort((a, b) => a - b);
   const medianWidth = widths[widths.length >> 1]!;
+  // (a short title — 羁绊, "Welcome" — whose link leads to a page of the URL shape most entries
+  // lead to is a title all the same: a by-line leads elsewhere, to a user's page)
+  const shapes = options.shortTitles ? entries.map((e) => pathShape(e.url)) : [];
+  const commonShape = options.shortTitles ? mostCommon(shapes) : undefined;
   for (let i = entries.length - 1; i >= 0; i--) {
     const w = textWidth(entries[i]!.title);
-    if (w < SHORT_ENTRY_SHARE * medianWidth && medianWidth >= TITLE_GOOD_WIDTH) {
+    if (w < SHORT_ENTRY_SHARE * medianWidth && medianWidth >= TITLE_GOOD_WIDTH && (commonShape === undefined || shapes[i] !== commonShape)) {
       entries.splice(i, 1);
       kept.splice(i, 1);
     }
@@ -513,7 +578,69 @@ function buildCluster(
   const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare) * (1 + 0.5 * richness);
   const recordClass = classSignature(nodes[kept[0]!] as Element);
   if (options.nestedTitles) twinTitles(dom, entries, linkText, linkUrl);
+  if (options.shortTitles) groupSiblings(dom, entries, best.path, linkText, linkUrl, (t) => (recordsPerText.get(t) ?? 0) >= 2);
   return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
+}
+
+/** The path of each full post's own link (buildCluster, `options.fullPosts`): a link to a page of
+ * this site that every record has and none shares — in the heading first (rank 0), then one saying
+ * the same in every record ("Permanent link", rank 1), then any other (rank 2). */
+function fullPostLink(dom: PageIndex, records: RecordLinks[], pathCount: Map<string, number>, linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): { path: string; rank: number } | undefined {
+  const here = dom.page.url.replace(/#.*$/, '');
+  let host = '';
+  try {
+    host = new URL(dom.page.url).host;
+  } catch {
+    /* no host */
+  }
+  let pick: { path: string; rank: number } | undefined;
+  for (const [path, count] of pathCount) {
+    if (count < records.length) continue;
+    const anchors = records.map((r) => r.byPath.get(path)!);
+    const urls = anchors.map((a) => linkUrl(a)?.replace(/#.*$/, ''));
+    const own = urls.every((u) => {
+      try {
+        return u !== undefined && new URL(u).host === host && u !== here;
+      } catch {
+        return false;
+      }
+    });
+    if (!own || new Set(urls).size !== urls.length) continue;
+    const rank = HEADING_PATH.test(path) ? 0 : new Set(anchors.map(linkText)).size === 1 ? 1 : 2;
+    if (!pick || rank < pick.rank) pick = { path, rank };
+  }
+  return pick;
+}
+
+/**
+ * The other titles of records that are groups: an archive split by year whose years hold one or a
+ * few posts each (`<h2>2010</h2><ul><li><a>…</a></li><li><a>…</a></li></ul>`) makes the year groups
+ * the records, and a record keeps one link per path. A record's other links on the title's path and
+ * in the title's markup, leading to pages of the URL shape most titles lead to, are entries too —
+ * not labels repeated across records ("Read more"). Appended to `entries` (not scored).
+ */
+function groupSiblings(dom: PageIndex, entries: ClusterEntry[], path: string, linkText: (a: number) => string, linkUrl: (a: number) => string | undefined, label: (text: string) => boolean): void {
+  const seen = new Set(entries.map((e) => e.url));
+  const more: ClusterEntry[] = [];
+  // only records whose title leads where most titles lead (a record whose "title" is a photo
+  // caption among reviews titled otherwise is no group of titles)
+  const common = mostCommon(entries.map((e) => pathShape(e.url)));
+  for (const e of entries) {
+    if (e.record === e.anchor) continue;
+    const shape = pathShape(e.url);
+    if (shape !== common) continue;
+    const markup = localSignature(dom, e.anchor, e.record);
+    const same: number[] = [];
+    for (const a of anchorsIn(dom, e.record)) if (a !== e.anchor && linkPath(dom, a, e.record) === path && localSignature(dom, a, e.record) === markup) same.push(a);
+    for (const a of same) {
+      const url = linkUrl(a);
+      const title = linkText(a);
+      if (!url || seen.has(url) || !title || label(title) || DOWNLOAD_URL.test(url) || pathShape(url) !== shape) continue;
+      seen.add(url);
+      more.push({ url, title, anchor: a, record: e.record });
+    }
+  }
+  entries.push(...more);
 }
 
 /**

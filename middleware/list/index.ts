@@ -20,7 +20,7 @@ import { Element } from 'domhandler';
 import { findLinkClusters, classSignature, localSignature, anchorText, textWidth, DATE_LIKE, TITLE_MIN_WIDTH, DOWNLOAD_URL, type LinkCluster, type ClusterEntry, type ClusterOptions } from './clusters.js';
 import { findPagination } from '../pagination/index.js';
 import { extractTitle } from '../article/index.js';
-import { clusterShape, confidentList, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
+import { clearOwnList, clusterShape, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
 export { emptyShapes, readShapes, type ListShapes } from './shapes.js';
@@ -119,7 +119,7 @@ export function mainListClusters(page: Page, options: ClusterOptions = {}): Link
 }
 
 /** Cluster options of the list extractor (see ClusterOptions). */
-const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true };
+const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true, labelRecords: true, shortTitles: true, fullPosts: true };
 
 /** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
 function urlPath(u: string): string | undefined {
@@ -217,16 +217,26 @@ const STRAY_SIGNATURE_SHARE = 0.8;
  */
 function strayTitles(dom: PageIndex, chosen: LinkCluster[], clusters: LinkCluster[]): ClusterEntry[] {
   const main = chosen[0]!;
-  // the title link's markup up to and including its record (or four levels of it)
+  // the title link's markup up to and including its record (or four levels of it); when none of
+  // that carries a class (`li > a`), up to and including the list holding the records
+  // (`ul.listing > li > a`: an archive split by year, whose years of one or two posts are no list
+  // of their own)
   const counts = new Map<string, number>();
+  let withContainer = 0;
   for (const e of main.entries) {
-    const sig = localSignature(dom, e.anchor, dom.parent[e.record]!);
+    let sig = localSignature(dom, e.anchor, dom.parent[e.record]!);
+    if (sig === undefined && dom.parent[e.record]! >= 0) {
+      sig = localSignature(dom, e.anchor, dom.parent[dom.parent[e.record]!]!);
+      if (sig !== undefined) withContainer++;
+    }
     if (sig !== undefined) counts.set(sig, (counts.get(sig) ?? 0) + 1);
   }
   let sig: string | undefined;
   for (const [k, v] of counts) if (v >= main.entries.length * STRAY_SIGNATURE_SHARE) sig = k;
   if (sig === undefined) return [];
   const levels = sig.split('<').length;
+  // levels of the signature inside a record (the record's own tag last)
+  const recordLevels = withContainer * 2 > main.entries.length ? levels - 1 : levels;
   let scope = main.container;
   for (let l = 0; l < MERGE_LEVELS && dom.parent[scope]! >= 0; l++) scope = dom.parent[scope]!;
   const inRecord = (a: number) => chosen.some((c) => c.records.some((r) => inside(dom, a, r)));
@@ -243,7 +253,7 @@ function strayTitles(dom: PageIndex, chosen: LinkCluster[], clusters: LinkCluste
     if (!url || DOWNLOAD_URL.test(url) || textWidth(title) < TITLE_MIN_WIDTH) continue;
     // its record: the block its title markup spans (for the item's date)
     let record = a;
-    for (let l = 1; l < levels && dom.parent[record]! >= 0; l++) record = dom.parent[record]!;
+    for (let l = 1; l < recordLevels && dom.parent[record]! >= 0; l++) record = dom.parent[record]!;
     out.push({ url, title, anchor: a, record });
   }
   return out;
@@ -270,6 +280,50 @@ function itemTitle(dom: PageIndex, e: ClusterEntry): string {
   return headingIn(dom, e.anchor) ?? e.title;
 }
 
+/**
+ * The main list's entries as the extractor picks them (page order not yet applied): the page's own
+ * clusters, or — when the site has shown list pages and this page's own list is not clear
+ * evidence — its entries in the site's learned shapes. Memoised per page and shapes state (the
+ * page-type stage reads the same entries before the list stage extracts them).
+ */
+export function listEntries(page: Page, shapes?: ListShapes): ClusterEntry[] {
+  const memo = page.memo('list:entries', () => new WeakMap<object, { observed: number; entries: ClusterEntry[] }>());
+  const key: object = shapes ?? NO_SHAPES;
+  const hit = memo.get(key);
+  if (hit && hit.observed === (shapes?.observed ?? -1)) return hit.entries;
+  const entries = selectEntries(page, shapes);
+  memo.set(key, { observed: shapes?.observed ?? -1, entries });
+  return entries;
+}
+const NO_SHAPES = {};
+
+function selectEntries(page: Page, shapes: ListShapes | undefined): ClusterEntry[] {
+  const dom = pageIndex(page);
+  const chosen = contentClusters(page);
+  let entries = chosen.flatMap((c) => c.entries);
+  if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
+  // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
+  // With nothing observed of the site yet (a page alone, the first page of a crawl) there is no
+  // site evidence: the page extracts exactly as extractList(page) (issue 23).
+  if (shapes && shapes.observed > 0 && !clearOwnList(page, chosen[0], shapes)) {
+    const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
+    if (!isLearnedShape(shapes, own)) {
+      const learnt = learnedEntries(page, shapes);
+      if (learnt) entries = learnt.entries;
+      // what repeats here is what the site shows unchanged on its list pages (a side panel of
+      // recent posts beside a term index): no entries of this page's own
+      else if (isFixedShape(shapes, own)) entries = [];
+      // the site's entries look known, none is here, and what repeats is menu words (a term
+      // index: tag or category names with counts): no entries
+      else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(shapes)) entries = [];
+      // nothing learned occurs here and the page's only repetition is a landmark of chrome (a
+      // side panel) or menu words: the title links outside chrome landmarks are its entries
+      else if (chosen[0] && (inLandmark(page, chosen[0].container) || chosen[0].meanWidth < TITLE_MIN_WIDTH)) entries = openEntries(page, shapes) ?? entries;
+    }
+  }
+  return entries;
+}
+
 export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const pagination = findPagination(page);
   const dom = pageIndex(page);
@@ -282,26 +336,7 @@ export function extractList(page: Page, options: ListOptions = {}): ListResult {
   const max = options.maxItems ?? MAX_ITEMS;
   const items: ListEntry[] = [];
   const seen = new Set<string>();
-  const chosen = contentClusters(page);
-  let entries = chosen.flatMap((c) => c.entries);
-  if (chosen.length) entries.push(...strayTitles(dom, chosen, findLinkClusters(page, EXTRACT_OPTIONS)));
-  // Too few entries to show repetition here (or only chrome repeats): the site's list-entry shape.
-  if (options.shapes && !confidentList(page, chosen[0], options.shapes)) {
-    const own = chosen[0] ? clusterShape(dom, chosen[0]) : undefined;
-    if (!isLearnedShape(options.shapes, own)) {
-      const learnt = learnedEntries(page, options.shapes);
-      if (learnt) entries = learnt.entries;
-      // what repeats here is what the site shows unchanged on its list pages (a side panel of
-      // recent posts beside a term index): no entries of this page's own
-      else if (isFixedShape(options.shapes, own)) entries = [];
-      // the site's entries look known, none is here, and what repeats is menu words (a term
-      // index: tag or category names with counts): no entries
-      else if (chosen[0] && chosen[0].meanWidth < TITLE_MIN_WIDTH && knowsMainShapes(options.shapes)) entries = [];
-      // nothing learned occurs here and the page's only repetition is a landmark of chrome (a
-      // side panel) or menu words: the title links outside chrome landmarks are its entries
-      else if (chosen[0] && (inLandmark(page, chosen[0].container) || chosen[0].meanWidth < TITLE_MIN_WIDTH)) entries = openEntries(page, options.shapes) ?? entries;
-    }
-  }
+  const entries = [...listEntries(page, options.shapes)];
   entries.sort((a, b) => a.anchor - b.anchor);
   for (const e of entries) {
     if (seen.has(e.url) || skip.has(e.url)) continue;

@@ -175,6 +175,32 @@ export function confidentList(page: Page, c: LinkCluster | undefined, shapes: Li
   return c.chromeFactor >= 1 || (s !== undefined && s.varies);
 }
 
+/** Mean non-link characters per record from which a list of short links is one of records with a
+ * body (members with a profile line, products with a price): clusters.ts's RICH_RECORD_CHARS. */
+const RICH_RECORD_CHARS = 80;
+/** Entries from which a list of short links outside chrome is a directory (cities, members,
+ * products by name) whatever its link widths: a blog theme's term index in the main column lists a
+ * few categories (4–11 on the development sites), a tag cloud sits in tag-cloud chrome. */
+export const DIRECTORY_ENTRIES = 50;
+
+/**
+ * Whether a page's own main list is clear evidence that no site shape may override (issue 23):
+ * a confident list (confidentList), or enough records (CONFIDENT_ENTRIES) outside chrome — by class
+ * and by landmark — in a shape the site does not show unchanged everywhere, whose links are titles,
+ * whose records carry text of their own, or that are many (a directory). Only a short list, one in
+ * chrome, or a few bare short links (a term index, a menu) leaves room for the site's shapes.
+ */
+export function clearOwnList(page: Page, c: LinkCluster | undefined, shapes: ListShapes): boolean {
+  if (confidentList(page, c, shapes)) return true;
+  if (c === undefined || c.entries.length < CONFIDENT_ENTRIES || c.chromeFactor < 1 || inLandmark(page, c.container)) return false;
+  if (fixed(shapes.shapes[clusterShape(pageIndex(page), c) ?? ''])) return false;
+  if (c.meanWidth >= TITLE_MIN_WIDTH || c.entries.length >= DIRECTORY_ENTRIES) return true;
+  const dom = pageIndex(page);
+  let own = 0;
+  for (const e of c.entries) own += dom.chars[e.record]! - dom.linkChars[e.record]!;
+  return own / c.entries.length >= RICH_RECORD_CHARS;
+}
+
 /** Whether a shape is one the site shows unchanged on its list pages (a side panel). */
 export function isFixedShape(shapes: ListShapes, shape: string | undefined): boolean {
   return shape !== undefined && fixed(shapes.shapes[shape]);
@@ -227,12 +253,12 @@ export function observeShapes(page: Page, shapes: ListShapes, main: LinkCluster 
  * often, then the one with more links here), or undefined when no learned shape occurs. `except`
  * names a shape to pass over (the page's own main list, already considered).
  */
-export function learnedEntries(page: Page, shapes: ListShapes, except?: string): { shape: string; entries: ClusterEntry[] } | undefined {
+export function learnedEntries(page: Page, shapes: ListShapes, except?: string, outsideLandmarks = false): { shape: string; entries: ClusterEntry[] } | undefined {
   const links = titleLinks(page);
   const byShape = new Map<string, TitleLink[]>();
   for (const t of links) {
     const s = shapes.shapes[t.shape];
-    if (!s || !learned(s) || t.shape === except) continue;
+    if (!s || !learned(s) || t.shape === except || (outsideLandmarks && inLandmark(page, t.anchor))) continue;
     // (a short title — "Welcome", "https初探" — counts in a learned shape: the markup says title)
     let arr = byShape.get(t.shape);
     if (!arr) byShape.set(t.shape, (arr = []));

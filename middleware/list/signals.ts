@@ -11,8 +11,11 @@
  * so a bump means `gleaner train-classifier` and new golden files.
  */
 import type { Page } from '../../src/core/page.js';
+import { Element } from 'domhandler';
 import { findLinkClusters } from './clusters.js';
-import { mainListClusters } from './index.js';
+import { listEntries, mainListClusters, SHAPES_KEY } from './index.js';
+import { clusterShape, CONFIDENT_ENTRIES, inLandmark, isFixedShape, isLearnedShape, learnedEntries, readShapes } from './shapes.js';
+import { pageIndex } from '../../src/core/page-index.js';
 
 export const SIGNALS_VERSION = 1;
 
@@ -47,4 +50,63 @@ export interface ListSignals {
 /** The list signals of a page (cached with the clusters: computing them twice is free). */
 export function listSignals(page: Page): ListSignals {
   return { clusters: findLinkClusters(page), mainList: mainListClusters(page) };
+}
+
+/**
+ * What a page shows of the site's lists (issue 23: page types from site evidence), for the
+ * page-type stage's site model: the URLs of its main list (as listSignals sees it) and whether that
+ * list sits outside chrome, and the URLs of its links in the list-entry markup the site's list pages
+ * taught (`siteData[SHAPES_KEY]`, see shapes.ts), outside chrome landmarks; with `withItems`, the
+ * entries the list extractor gives it with those shapes. Not part of the SVM's
+ * features (no SIGNALS_VERSION bump).
+ */
+export function siteListSignals(page: Page, siteData: Record<string, unknown>, withItems = false): { mainEntries: string[]; mainOpen: boolean; learnedEntries: string[]; childLinks: number; listItems?: string[] } {
+  const main = mainListClusters(page)[0];
+  const shapes = readShapes(siteData[SHAPES_KEY]);
+  const learnt = shapes.observed > 0 ? learnedEntries(page, shapes, undefined, true) : undefined;
+  // open: outside chrome landmarks (nav, aside, the page's header and footer), in markup the site
+  // does not show unchanged on every list page (a side panel), and outside chrome by its classes —
+  // or long enough to stand for itself, or in markup the site's lists taught as entries (class
+  // words are loose: a tag page's column `page-tag`)
+  const shape = main && shapes.observed > 0 ? clusterShape(pageIndex(page), main) : undefined;
+  const open = main !== undefined && !inLandmark(page, main.container) && !isFixedShape(shapes, shape) && (main.chromeFactor >= 1 || main.entries.length >= CONFIDENT_ENTRIES || isLearnedShape(shapes, shape));
+  return {
+    mainEntries: main ? main.entries.map((e) => e.url) : [],
+    mainOpen: open,
+    learnedEntries: learnt ? learnt.entries.map((e) => e.url) : [],
+    childLinks: childLinks(page),
+    // the entries the list stage would give (memoised: a page typed list reuses them)
+    listItems: withItems ? listEntries(page, shapes).map((e) => e.url) : undefined,
+  };
+}
+
+/** Distinct same-host pages linked below the page's own path (`/tags/` → `/tags/css/`): an index of
+ * its section links its children, wherever the links sit. 0 for the site root. */
+function childLinks(page: Page): number {
+  let below: string;
+  let host: string;
+  try {
+    const u = new URL(page.url);
+    const path = u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '');
+    if (!path) return 0;
+    below = `${u.protocol}//${u.host}${path}/`;
+    host = u.host;
+  } catch {
+    return 0;
+  }
+  const dom = pageIndex(page);
+  const seen = new Set<string>();
+  for (const a of dom.anchors) {
+    const url = page.resolve((page.nodes[a] as Element).attribs.href);
+    if (!url || !url.startsWith(below)) continue;
+    const k = url.replace(/[#?].*$/, '').replace(/\/index\.html?$/i, '/').replace(/\/+$/, '');
+    if (k.length > below.length - 1 && new URL(url).host === host) seen.add(k);
+  }
+  return seen.size;
+}
+
+/** The item URLs the list extractor gives a page with the site's learned shapes (the same entries,
+ * memoised: the list stage reuses them). */
+export function listItemUrls(page: Page, siteData: Record<string, unknown>): string[] {
+  return listEntries(page, readShapes(siteData[SHAPES_KEY])).map((e) => e.url);
 }

@@ -58,6 +58,10 @@ const NEXT_CLASS = /(?:^|[-_\s])(?:next|nextpage|next-page|pagenext|nextlink|pag
 const PREV_CLASS = /(?:^|[-_\s])(?:prev|previous|prevpage|pagination-prev|newer|nav-next|first|last|disabled)(?:[-_\s]|$)/i;
 const CALENDAR_HINT = /calendar|(?:^|[-_\s])cal(?:[-_\s]|$)|datepicker/i;
 const PAGER_HINT = /pag(?:e|er|es|ing|ination|inator|enav|elist|enumbers?)|(?:^|[-_\s])(?:pages|pgs|pagelink)(?:[-_\s]|$)|wp-pagenavi|page-numbers/i;
+/** Weight of the pager's number after the current one when the pager shows the current page: with
+ * being in the pager (+1) it reaches NEXT_MIN_SCORE alone, whatever the URLs say (cursor URLs
+ * carry no page number). */
+const SHOWN_FOLLOWING_WEIGHT = 4;
 /** Minimal evidence for a next link (see the weights in `scoreNext`): a rel=next, a next word,
  * a next class, or an arrow/number combined with the pager or the URL step. */
 export const NEXT_MIN_SCORE = 5;
@@ -399,7 +403,10 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
     else if (typeof step === 'number' && step > 1 && step <= 100 && inPager(c.index)) s += 1; // offset strides (start=10)
     else if (typeof step === 'number' && step < 0) s -= 3;
     const num = pageNumberText(c.text);
-    if (num !== undefined && num === cur + 1 && inPager(c.index)) s += 3;
+    // the number after the current one in the pager: the next page of a numbered pager without a
+    // "next" link (issue 23), surely so when the pager shows which page this is (not guessed from
+    // the URL or taken as page 1)
+    if (num !== undefined && num === cur + 1 && inPager(c.index)) s += current !== undefined ? SHOWN_FOLLOWING_WEIGHT : 3;
     if (inPager(c.index) || PAGER_HINT.test(hints)) s += 1;
     if (following && c.url === following && num === undefined) s += 2;
     c.score = s;

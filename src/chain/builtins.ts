@@ -11,6 +11,8 @@ import { articleMiddleware, mainContentMiddleware } from '../../middleware/artic
 import { listMiddleware } from '../../middleware/list/index.js';
 import { forumMiddleware } from '../../middleware/forum/index.js';
 import { followMiddleware } from '../../middleware/follow/index.js';
+/** The page-type stage's provisional pages, for the crawl to hold their items (src/crawler/run/revisions.ts). */
+export { provisionalPages } from '../../middleware/classifier/index.js';
 
 export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
   // Decides the label (with the request's own): every later `kinds` gate reads it. Keeps the

@@ -47,7 +47,8 @@ import { ChainRunner } from './run/chain-runner.js';
 import { PageBudget } from './run/budget.js';
 import { StopControl } from './run/stop.js';
 import { pageFetcher, robotsCache, sitemapCandidates, type FetchContext, type FetchSettings } from './run/fetchers.js';
-import { LinkAdmission, PageHandler } from './run/page-handler.js';
+import { LinkAdmission, PageHandler, type HeldRequest } from './run/page-handler.js';
+import { RevisionHold } from './run/revisions.js';
 import { FailureHandler } from './run/failure-handler.js';
 import { buildCrawler, chromiumPath } from './run/crawlee-crawler.js';
 import { lockCrawl } from './run/lock.js';
@@ -322,7 +323,8 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const robots = robotsCache(fx, opts.robotsFetcher);
   const fetcher = await pageFetcher(fx, robots, { memory: pageMemory, active: () => state.recrawling }, !!c.render);
   const admission = new LinkAdmission(frontier, links.rules.length > 0, stats);
-  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle });
+  const revisions = new RevisionHold<HeldRequest>({ store: out.store, log, chain, finish: (p) => pages.finishHeld(p) });
+  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions });
   const failures = new FailureHandler({ frontier, stats, stop, log, maxFailedPages: c.maxFailedPages, settle, release: () => budget.release() });
   const shared = sharedFinish(frontier, requestManager, stop);
   const maxConcurrency = c.maxConcurrency ?? (c.render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);
@@ -349,6 +351,8 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
     // abort (fetches and pauses end at once) before the sinks and the journal close.
     const until = Date.now() + DEFAULTS.stopGraceMs;
     while (pages.active > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    // Items held for their page type (revisions.ts) are final now; interrupted, their pages stay pending.
+    if (!stop.interrupted) await revisions.releaseAll();
   } finally {
     stop.close();
     stopTimers();

@@ -78,3 +78,30 @@ describe('pagers', () => {
     expect(findPagination(page, { exclude: [{ start, end }] }).pages).toEqual(['http://x.example/t?page=4']);
   });
 });
+
+describe('pagers of every kind (issue 23)', () => {
+  it('a numbered pager with no "next" link: the number after the current one, whatever the URLs say', () => {
+    // cursor URLs carry no page number: only the pager's numbers tell the sequence
+    expect(next('http://x.example/list?after=b7k', '<div class="pages"><a href="/list">1</a> <span class="current">2</span> <a href="/list?after=k2x">3</a> <a href="/list?after=m9q">4</a></div>')).toBe('http://x.example/list?after=k2x');
+  });
+  it('a numbered pager (MkDocs-like: the current page a span, relative links) on page 2', () => {
+    expect(next('http://x.example/blog/page/2/', '<nav class="md-pagination"><a class="md-pagination__link" href="../../">1</a> <span class="md-pagination__current">2</span> <a class="md-pagination__link" href="../3/">3</a> <a class="md-pagination__link" href="../4/">4</a></nav>')).toBe('http://x.example/blog/page/3/');
+  });
+  it('a numbered pager whose current page is a link to itself (Hugo/Bootstrap: li.active > a)', () => {
+    expect(next('http://x.example/page/2/', '<ul class="pagination"><li class="page-item"><a class="page-link" href="/">1</a></li><li class="page-item active"><a class="page-link" aria-current="page" href="/page/2/">2</a></li><li class="page-item"><a class="page-link" href="/page/3/">3</a></li></ul>')).toBe('http://x.example/page/3/');
+  });
+  it('the last page of a numbered pager has no next page', () => {
+    expect(next('http://x.example/list?after=m9q', '<div class="pages"><a href="/list">1</a> <a href="/list?after=b7k">2</a> <span class="current">3</span></div>')).toBeUndefined();
+  });
+  it('<link rel=next> in the head when the body shows no pager', () => {
+    const body = `<html><head><link rel="next" href="/archive/page/3/"></head><body><main>${Array.from({ length: 4 }, (_, i) => `<p><a href="/post/${i}">A post title long enough number ${i}</a></p>`).join('')}</main></body></html>`;
+    expect(findPagination(createPage({ url: 'http://x.example/archive/page/2/', body })).nextPage).toBe('http://x.example/archive/page/3/');
+  });
+  it('"Older posts" is the next page (page N+1), "Newer posts" is not', () => {
+    expect(next('http://x.example/', '<div class="nav"><a href="/?before=2024-02-01">← Newer posts</a> <a href="/?before=2023-11-02">Older posts →</a></div>')).toBe('http://x.example/?before=2023-11-02');
+    expect(next('http://x.example/', '<div class="nav"><a href="/?before=2024-02-01">Newer posts</a></div>')).toBeUndefined();
+  });
+  it('an icon-only arrow beside the numbers', () => {
+    expect(next('http://x.example/page/3/', '<div class="page-nav"><a href="/page/2/"><i class="fa fa-chevron-left"></i></a> <a href="/page/2/">2</a> <span>3</span> <a href="/page/4/">4</a> <a href="/page/4/"><i class="fa fa-chevron-right"></i></a></div>')).toBe('http://x.example/page/4/');
+  });
+});

@@ -61,12 +61,20 @@ describe('without what the site taught', () => {
     const r = extractList(load('/tags/kiln/'));
     expect(paths(r.items)).not.toEqual(expected.items['/tags/kiln/']);
   });
-  it('in a crawl that has learned nothing yet, the side panel (an aside) is not taken: the link outside chrome is', () => {
-    expect(paths(extractList(load('/tags/kiln/'), { shapes: emptyShapes() }).items)).toEqual(expected.items['/tags/kiln/']);
+  it('with an empty site store (a page alone, the first page of a crawl) it extracts exactly as extractList(page)', () => {
+    const page = load('/tags/kiln/');
+    expect(extractList(page, { shapes: emptyShapes() })).toEqual(extractList(page));
+  });
+  it('once the site has shown a list page whose shapes do not occur here, the side panel (an aside) is not taken: the link outside chrome is', () => {
+    const shapes = emptyShapes();
+    observeListPage(createPage({ url: expected.origin + '/elsewhere/', body: '<html><body><main><ul class="x">' + [1, 2, 3].map((i) => `<li class="r"><a class="t" href="/other/${i}/">An entry of another template ${i}</a></li>`).join('') + '</ul></main></body></html>' }), shapes);
+    expect(paths(extractList(load('/tags/kiln/'), { shapes }).items)).toEqual(expected.items['/tags/kiln/']);
   });
   it('an entry\'s own <header> inside an <article> is not page chrome', () => {
     const body = '<html><body><header><nav><a href="/">Home</a><a href="/a/">Archive</a><a href="/t/">Tags</a></nav></header><main><article><header class="post-header"><a class="post-title-link" href="/p/one/">The only post with this tag so far</a></header></article></main><aside><ul><li><a href="/p/x/">A recent post in the side panel one</a></li><li><a href="/p/y/">A recent post in the side panel two</a></li><li><a href="/p/z/">A recent post in the side panel three</a></li></ul></aside></body></html>';
-    expect(paths(extractList(createPage({ url: 'http://b.example/tags/t/', body }), { shapes: emptyShapes() }).items)).toEqual(['/p/one/']);
+    const shapes = emptyShapes();
+    observeListPage(createPage({ url: 'http://b.example/', body: '<html><body><main><div>' + [1, 2, 3, 4, 5].map((i) => `<section><h2><a href="/p/${i}/">A post of the home page number ${i}</a></h2></section>`).join('') + '</div></main></body></html>' }), shapes);
+    expect(paths(extractList(createPage({ url: 'http://b.example/tags/t/', body }), { shapes }).items)).toEqual(['/p/one/']);
   });
   it('after the archives page (same entry markup) it returns its one entry', () => {
     const shapes = emptyShapes();

@@ -21,6 +21,7 @@ import type { ThreadMerger } from './thread-merge.js';
 import { bump, type CrawlStats } from './stats.js';
 import type { CrawlState } from './state.js';
 import type { StopControl } from './stop.js';
+import type { HeldPage, RevisionHold } from './revisions.js';
 
 /** A response as the chain takes it. */
 export interface FetchedPage {
@@ -90,6 +91,15 @@ export interface PageHandlerDeps {
   pageBudgetSecs: number;
   /** A taken request reached its end (the page budget gets its place back or counts it). */
   settle: () => void;
+  /** Items of pages whose type may still be revised wait there (revisions.ts). */
+  revisions?: RevisionHold<HeldRequest>;
+}
+
+/** What storing a held page's item needs besides the task (revisions.ts). */
+export interface HeldRequest {
+  request: CrawleeRequest;
+  from: FrontierRequest;
+  res: FetchedPage;
 }
 
 export class PageHandler {
@@ -140,6 +150,7 @@ export class PageHandler {
       await new Promise((r) => setImmediate(r));
       if (stop.stopping) throw new AbortedError(res.url);
     }
+    const kept = this.d.revisions?.keep(task);
     const outcome = await chain.run(task);
     // Stopping: the page stays pending for the next run.
     if (stop.stopping) throw new AbortedError(res.url);
@@ -169,8 +180,22 @@ export class PageHandler {
       case 'binary':
         item = outcome.item;
     }
-    if (item) await this.store(request, from, res, task, item, outcome.type === 'page' ? { problem } : undefined);
     stats.pages++;
+    // (a page typed before its site showed evidence: its item waits until its type is final, revisions.ts)
+    if (item && kept && outcome.type === 'page' && this.d.revisions?.hold({ task: kept, item, problem, context: { request, from, res } })) return;
+    await this.finish(request, from, res, task, item, outcome.type === 'page' ? { problem } : undefined);
+    await this.d.revisions?.settle(task.siteKey);
+  }
+
+  /** A held page's final item stored, its request done (revisions.ts). */
+  finishHeld(p: HeldPage<HeldRequest>): Promise<void> {
+    return this.finish(p.context.request, p.context.from, p.context.res, p.task, p.item, { problem: p.problem });
+  }
+
+  /** The page's item stored, the request done. */
+  private async finish(request: CrawleeRequest, from: FrontierRequest, res: FetchedPage, task: PageTask, item: Item | undefined, checked: { problem: string | undefined } | undefined): Promise<void> {
+    const { frontier } = this.d;
+    if (item) await this.store(request, from, res, task, item, checked);
     await frontier.done(request.url, 'ok');
     // A redirect target is done too: do not fetch it again when a link leads there.
     if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
