@@ -11,9 +11,10 @@
  *      weigh half), found top-down over the DFS tree;
  *   2. the centre column: the main box, widened to its outermost ancestor of about the same width
  *      (the column that holds the title and the body above it, or the list's heading); its width
- *      narrowed to the heaviest group of its text boxes by horizontal overlap (a sidebar drawn
- *      beside the body inside the same container, a grid's second track, is another group), and
- *      then its height to that group's (a header row spanning the grid's tracks is above it);
+ *      narrowed, when children on the way down to the main box are drawn side by side (a sidebar
+ *      floated beside the body in the same container, a grid's second track), to the heaviest
+ *      group of them by horizontal overlap, and then its height to that group's (a header row
+ *      spanning the grid's tracks is above it);
  *   3. every other box is classified against that rectangle: entirely above it → header,
  *      entirely below → footer, entirely left / right of it → left / right border, else centre;
  *      the column and its ancestors are the centre; a fixed or sticky bar (wide
@@ -130,13 +131,13 @@ function classify(boxes: Boxes, i: number, c: Rect): number {
   const x = boxes.x[i]!, y = boxes.y[i]!, w = boxes.w[i]!, h = boxes.h[i]!;
   const f = boxes.flags[i]!;
   const { vw, vh } = boxes.view;
-  if (f & (FLAG_FIXED | FLAG_STICKY) && (w >= BAR_SHARE * vw || h >= BAR_SHARE * vh)) {
-    // a bar: where the viewport shows it (sticky ones at their place in the page)
+  if (f & FLAG_FIXED && (w >= BAR_SHARE * vw || h >= BAR_SHARE * vh)) {
+    // a fixed bar: where the viewport shows it (boxes are measured at scroll 0)
     if (h >= BAR_SHARE * vh && w < BAR_SHARE * vw) return x + w / 2 < vw / 2 ? REGION_LEFT : REGION_RIGHT;
-    // (boxes are measured at scroll 0: a fixed bar's y is its place in the viewport)
-    if (f & FLAG_STICKY) return REGION_HEADER;
     return y + h / 2 < vh / 2 ? REGION_HEADER : REGION_FOOTER;
   }
+  // a sticky bar is drawn at its place in the flow until the page scrolls: classified from there
+  if (f & FLAG_STICKY && y + h <= c.y + TOLERANCE && w >= BAR_SHARE * vw) return REGION_HEADER;
   if (w <= 0 || h <= 0) return REGION_NONE;
   if (y + h <= c.y + TOLERANCE) return REGION_HEADER;
   if (y >= c.y + c.h - TOLERANCE) return REGION_FOOTER;
@@ -145,47 +146,62 @@ function classify(boxes: Boxes, i: number, c: Rect): number {
   return REGION_CENTRE;
 }
 
-/** Boxes wider than this share of the column span its text groups and do not split them. */
+/** Children wider than this share of their parent span its tracks and do not split them. */
 const SPANNING_SHARE = 0.8;
 
+/** The element children of `at` that have a box and visible text. */
+function boxedChildren(boxes: Boxes, parent: Int32Array, end: Int32Array, weight: Float64Array, at: number): number[] {
+  const out: number[] = [];
+  for (let i = at + 1; i <= end[at]!; i = end[i]! + 1) {
+    if (parent[i] !== at || !(weight[i]! > 0)) continue;
+    if (boxes.has[i] && boxes.w[i]! > 0 && !(boxes.flags[i]! & FLAG_HIDDEN)) out.push(i);
+  }
+  return out;
+}
+
 /**
- * The centre's horizontal extent inside the column: the text boxes of the column (each segment's
- * nearest box) grouped by horizontal overlap; the heaviest group is the centre (a sidebar drawn
- * beside the body inside the same container, a grid's second track, is another group).
+ * The centre inside the column: when the column's children (or those of a descendant on the way
+ * down to the main box) are drawn side by side — a sidebar floated beside the body in the
+ * same container, a grid's second track — the children are grouped by horizontal overlap
+ * (children spanning the tracks, a header row, do not split them) and the heaviest group is the
+ * centre, when it outweighs the spanning children; its rectangle is the group's. Otherwise the
+ * column's own box.
  */
-function centreSpan(page: Page, boxes: Boxes, parent: Int32Array, end: Int32Array, column: number): Rect {
-  const colW = boxes.w[column]!;
-  // [x0, x1, weight, y0, y1]
-  const spans: Array<[number, number, number, number, number]> = [];
-  for (const s of page.segments) {
-    let i = page.indexOf(s.element);
-    if (i < column || i > end[column]!) continue;
-    while (i >= 0 && !boxes.has[i]) i = parent[i]!;
-    if (i < 0 || boxes.flags[i]! & FLAG_HIDDEN || boxes.w[i]! <= 0 || boxes.w[i]! > SPANNING_SHARE * colW) continue;
-    const linkShare = s.linkChars / Math.max(1, s.text.length);
-    spans.push([boxes.x[i]!, boxes.x[i]! + boxes.w[i]!, textWidth(s.text) * (1 - 0.5 * linkShare), boxes.y[i]!, boxes.y[i]! + boxes.h[i]!]);
-  }
-  const whole: Rect = { x: boxes.x[column]!, y: boxes.y[column]!, w: colW, h: boxes.h[column]! };
-  if (!spans.length) return whole;
-  spans.sort((a, b) => a[0] - b[0]);
-  const groups: Array<[number, number, number, number, number]> = [];
-  let cur: [number, number, number, number, number] = [...spans[0]!];
-  for (const sp of spans.slice(1)) {
-    if (sp[0] < cur[1] - TOLERANCE) {
-      cur[1] = Math.max(cur[1], sp[1]);
-      cur[2] += sp[2];
-      cur[3] = Math.min(cur[3], sp[3]);
-      cur[4] = Math.max(cur[4], sp[4]);
-    } else {
-      groups.push(cur);
-      cur = [...sp];
+function centreRect(boxes: Boxes, parent: Int32Array, end: Int32Array, weight: Float64Array, column: number, main: number): Rect {
+  const whole: Rect = { x: boxes.x[column]!, y: boxes.y[column]!, w: boxes.w[column]!, h: boxes.h[column]! };
+  let at = column;
+  for (let depth = 0; depth < 50; depth++) {
+    const kids = boxedChildren(boxes, parent, end, weight, at);
+    const width = boxes.w[at]!;
+    let spanning = 0;
+    // [x0, x1, weight, y0, y1]
+    const spans: Array<[number, number, number, number, number]> = [];
+    for (const k of kids) {
+      if (boxes.w[k]! > SPANNING_SHARE * width) spanning += weight[k]!;
+      else spans.push([boxes.x[k]!, boxes.x[k]! + boxes.w[k]!, weight[k]!, boxes.y[k]!, boxes.y[k]! + boxes.h[k]!]);
     }
+    spans.sort((p, q) => p[0] - q[0]);
+    const groups: Array<[number, number, number, number, number]> = [];
+    for (const sp of spans) {
+      const cur = groups[groups.length - 1];
+      if (cur && sp[0] < cur[1] - TOLERANCE) {
+        cur[1] = Math.max(cur[1], sp[1]);
+        cur[2] += sp[2];
+        cur[3] = Math.min(cur[3], sp[3]);
+        cur[4] = Math.max(cur[4], sp[4]);
+      } else groups.push([...sp]);
+    }
+    if (groups.length >= 2) {
+      const best = groups.reduce((p, q) => (q[2] > p[2] ? q : p));
+      if (best[2] > spanning) return { x: best[0], y: best[3], w: best[1] - best[0], h: best[4] - best[3] };
+      return whole;
+    }
+    // no split here: look inside the child that holds the main box (not below the main box)
+    const next = at === main ? undefined : kids.find((k) => k <= main && main <= end[k]!);
+    if (next === undefined) return whole;
+    at = next;
   }
-  groups.push(cur);
-  // one group: the whole column (its padding included)
-  if (groups.length < 2) return whole;
-  const best = groups.reduce((a, b) => (b[2] > a[2] ? b : a));
-  return { x: best[0], y: best[3], w: best[1] - best[0], h: best[4] - best[3] };
+  return whole;
 }
 
 /** The regions of a page with boxes; undefined when no main box is found (no visible text). */
@@ -196,7 +212,7 @@ export function computeRegions(page: Page, boxes: Boxes): Regions | undefined {
   const main = mainBox(page, boxes, parent, end, weight);
   if (main < 0) return undefined;
   const column = centreColumn(page, boxes, parent, main);
-  const centre = centreSpan(page, boxes, parent, end, column);
+  const centre = centreRect(boxes, parent, end, weight, column, main);
   const own = new Uint8Array(n);
   const region = new Uint8Array(n);
   // the column's ancestors hold it: centre
