@@ -35,6 +35,13 @@ export function borderStart(layout: Regions | undefined, index: number): RegionN
   return r === undefined || r === REGION_NONE || r === REGION_CENTRE ? undefined : REGION_NAMES[r];
 }
 
+/** The region a node is drawn in (its own box's, else its nearest boxed ancestor's), or undefined
+ * without a layout (or outside every box). */
+export function regionAt(layout: Regions | undefined, index: number): RegionName | undefined {
+  const r = layout?.region[index];
+  return r === undefined || r === REGION_NONE ? undefined : REGION_NAMES[r];
+}
+
 /** Whether a node is drawn in a border region (or hidden). */
 export function inBorder(layout: Regions | undefined, index: number): boolean {
   const r = layout?.region[index];

@@ -66,3 +66,34 @@ export const FIXTURES: LayoutFixture[] = [
     html: page('Fixed header', `<div class="c">${article}</div>${side}<div class="f">${FOOT}</div><div class="bar"><div class="h">${HEAD}</div>${menu}</div>`),
   },
 ];
+
+/** A thread: three floors in the centre track of a grid, and a "latest threads" column drawn on
+ * the right (first in the DOM) whose entries are built like floors (a name, a date, a sentence). */
+export const POSTS = [
+  { author: 'harbourmaster', date: '2024-03-02 09:14', text: 'Does anyone know whether the early ferry on Saturdays will also stop at the north pier from April onwards?' },
+  { author: 'islander_jo', date: '2024-03-02 10:41', text: 'I asked at the ticket office yesterday and they said the north pier stop starts on the first weekend of April.' },
+  { author: 'quayside', date: '2024-03-02 12:05', text: 'Good to know, thanks. It will save us the long walk around the bay with the shopping every week.' },
+];
+export const LATEST = [
+  { author: 'netmender', date: '2024-02-28 18:30', text: 'Selling a small rowing boat with oars and a trailer, collection from the harbour only.' },
+  { author: 'tidewatcher', date: '2024-02-27 07:55', text: 'Spring tides next week: the lower car park will flood twice a day around noon.' },
+  { author: 'gullfeeder', date: '2024-02-25 16:12', text: 'Lost a blue rain jacket on the afternoon ferry, please get in touch if you found it.' },
+];
+const floor = (p: { author: string; date: string; text: string }) => `<div class="r"><div class="u">${p.author}</div><div class="d">${p.date}</div><div class="x">${p.text}</div></div>`;
+export const FORUM: LayoutFixture = {
+  name: 'forum',
+  css: 'body{margin:0;font:16px sans-serif} .g{display:grid;grid-template-columns:760px 320px;column-gap:24px;width:1104px;margin:0 auto} .s{grid-column:2;grid-row:1 / span 4} .g > .r, .g > h1{grid-column:1} .r{border-bottom:1px solid #ccc;padding:8px 0}',
+  sidebar: 'right',
+  html: page('Early ferry on Saturdays - Harbour board', `<div class="g"><div class="s">${LATEST.map(floor).join('')}</div><h1>Early ferry on Saturdays</h1>${POSTS.map(floor).join('')}</div>`),
+};
+
+/** A list page: the section's five stories in the centre, and a "most read" column of ten links
+ * drawn on the left (first in the DOM, a plain `div`). */
+export const STORIES = ['Two more morning ferries for the outer islands', 'Harbour wall repairs to start in May', 'New lifeboat crew members finish their training', 'School on the north island gets a second teacher', 'Fish market moves to the old customs house'];
+export const POPULAR = ['Where to watch the seals this winter', 'The best walks along the east cliffs', 'Ten years of the island film festival', 'How the ferry timetable is decided', 'A guide to the harbour car parks', 'What the new parking charges mean', 'Island bakery wins a national prize', 'The lighthouse opens for visitors again', 'Birdwatchers count a record number of puffins', 'Tide tables for the coming months'];
+export const LIST: LayoutFixture = {
+  name: 'list',
+  css: 'body{margin:0;font:16px sans-serif} .g{display:grid;grid-template-columns:280px 800px;column-gap:24px;width:1104px;margin:0 auto} .s{grid-column:1;grid-row:1 / span 2} .c{grid-column:2}',
+  sidebar: 'left',
+  html: page('News - Island Courier', `<div class="g"><div class="s"><div class="t">Most read</div><ul>${POPULAR.map((t, i) => `<li><a href="/popular/${i + 1}.html">${t}</a></li>`).join('')}</ul></div><div class="c"><h1>News</h1><ul>${STORIES.map((t, i) => `<li><a href="/news/2024/story-${i + 1}.html">${t}</a><div>March ${i + 2}, 2024 · A short summary of the story for the front page.</div></li>`).join('')}</ul></div></div>`),
+};

@@ -10,7 +10,7 @@ import { Extractor } from '../../src/chain/extractor.js';
 import { localFile, renderPages } from '../../src/crawler/render-file.js';
 import { applyLayout, layoutOf, REGION_NAMES, BOX_ATTR, VIEW_ATTR } from '../../middleware/layout/index.js';
 import { serve } from '../fixtures/crawler/server.js';
-import { BODY, FIXTURES, FOOT, HEAD, SIDE } from './fixtures.js';
+import { BODY, FIXTURES, FOOT, FORUM, HEAD, LATEST, LIST, POPULAR, POSTS, SIDE, STORIES } from './fixtures.js';
 
 const has = (content: string | undefined, texts: string[]) => texts.map((t) => (content ?? '').includes(t));
 
@@ -51,7 +51,8 @@ describe('without boxes nothing changes', () => {
 
 describe.skipIf(!existsSync(chromiumPath()))('visual layout on rendered CSS layouts (chromium)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'gleaner-layout-'));
-  const inputs = FIXTURES.map((f) => {
+  const all = [...FIXTURES, FORUM, LIST];
+  const inputs = all.map((f) => {
     const d = path.join(dir, f.name);
     mkdirSync(d);
     writeFileSync(path.join(d, 'style.css'), f.css);
@@ -97,6 +98,31 @@ describe.skipIf(!existsSync(chromiumPath()))('visual layout on rendered CSS layo
     const off = await new Extractor().extract({ url, body: rendered[i]! });
     expect(has(off.content, BODY)).toEqual(BODY.map(() => true));
     expect(has(off.content, [...SIDE, HEAD, FOOT]).some(Boolean)).toBe(true);
+  });
+
+  it('forum: the floors are the centre column\'s, not the dated entries of the side column', async () => {
+    const i = all.indexOf(FORUM);
+    const url = inputs[i]!.url;
+    const on = await new Extractor({ middleware: { layout: true } }).extract({ url, body: rendered[i]! });
+    expect(on.kind).toBe('forum');
+    if (on.kind !== 'forum') return;
+    expect(on.posts!.map((p) => p.author)).toEqual(POSTS.map((p) => p.author));
+    expect(on.posts!.map((p) => p.content)).toEqual(POSTS.map((p) => p.text));
+    // the DOM alone takes the side column's entries for floors
+    const off = await new Extractor().extract({ url, body: rendered[i]! });
+    expect(off.kind === 'forum' && off.posts!.some((p) => LATEST.some((l) => l.author === p.author))).toBe(true);
+  });
+
+  it('list: the main list is the centre\'s, not the longer link list of the side column', async () => {
+    const i = all.indexOf(LIST);
+    const url = 'http://localhost/news/index.html';
+    const on = await new Extractor({ middleware: { layout: true } }).extract({ url, body: rendered[i]! });
+    expect(on.kind).toBe('list');
+    if (on.kind !== 'list') return;
+    expect(on.items!.map((e) => e.url)).toEqual(STORIES.map((_, k) => `http://localhost/news/2024/story-${k + 1}.html`));
+    expect(has(on.content, POPULAR).some(Boolean)).toBe(false);
+    const off = await new Extractor().extract({ url, body: rendered[i]! });
+    expect(off.kind === 'list' && off.items!.some((e) => e.url.includes('/popular/'))).toBe(true);
   });
 
   it('a render crawl hands the boxes to the chain (layout on) and leaves them out when the stage is off', async () => {
