@@ -37,6 +37,7 @@ import { bagF1 } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { BOX_SCRIPT } from '../src/core/layout.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/crawler/run/crawlee-crawler.js';
+import { applyLayout } from '../middleware/layout/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..');
@@ -47,6 +48,8 @@ const argValue = (name: string) => {
 };
 const only = argValue('--only')?.split(',');
 const SAMPLE = Number(argValue('--sample') ?? 12);
+/** Only the second table (the box script's and the stage's own cost): no crawls. */
+const COST_ONLY = args.includes('--cost-only');
 const MAX_PAGES = 2000;
 
 /** The main column of each site's theme, as the data README gives it (the column the truth's list
@@ -244,11 +247,25 @@ function score(name: string, truth: Truth, run: CrawlRun, origin: string): ArmSc
 }
 
 // ------------------------------------------------------------------ box script cost ----------
-async function scriptCost(origin: string, keys: string[]): Promise<{ renderMs: number; scriptMs: number; pages: number }> {
+interface Cost {
+  renderMs: number;
+  scriptMs: number;
+  /** The layout stage on the serialised page: boxes read, regions computed. */
+  stageMs: number;
+  /** Serialised size with the boxes / without. */
+  bytesWith: number;
+  bytesWithout: number;
+  pages: number;
+}
+
+async function scriptCost(origin: string, keys: string[]): Promise<Cost> {
   const { chromium } = await import('playwright');
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
   let renderMs = 0;
   let scriptMs = 0;
+  let stageMs = 0;
+  let bytesWith = 0;
+  let bytesWithout = 0;
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -256,17 +273,24 @@ async function scriptCost(origin: string, keys: string[]): Promise<{ renderMs: n
       const t0 = performance.now();
       await page.goto(origin + k, { waitUntil: 'load', timeout: 30_000 });
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+      const before = await page.content();
       const t1 = performance.now();
       await page.evaluate(BOX_SCRIPT);
       const t2 = performance.now();
-      await page.content();
+      const html = await page.content();
       renderMs += t1 - t0 + (performance.now() - t2);
       scriptMs += t2 - t1;
+      bytesWithout += before.length;
+      bytesWith += html.length;
+      const p = createPage({ url: origin + k, body: html });
+      const t3 = performance.now();
+      applyLayout(p);
+      stageMs += performance.now() - t3;
     }
   } finally {
     await browser.close();
   }
-  return { renderMs, scriptMs, pages: keys.length };
+  return { renderMs, scriptMs, stageMs, bytesWith, bytesWithout, pages: keys.length };
 }
 
 // ------------------------------------------------------------------ main ----------------------
@@ -281,7 +305,7 @@ if (!existsSync(chromiumPath())) {
 }
 const sites = readdirSync(base).filter((d) => existsSync(path.join(base, d, 'truth.json')) && MAIN_COLUMN[d] && (!only || only.includes(d))).sort();
 const work = mkdtempSync(path.join(tmpdir(), 'gleaner-bench-layout-'));
-const results: Array<{ name: string; off: ArmScore; on: ArmScore; cost: { renderMs: number; scriptMs: number; pages: number } }> = [];
+const results: Array<{ name: string; off?: ArmScore; on?: ArmScore; cost: Cost }> = [];
 try {
   for (const [i, name] of sites.entries()) {
     const truth = JSON.parse(readFileSync(path.join(base, name, 'truth.json'), 'utf8')) as Truth;
@@ -289,7 +313,7 @@ try {
     try {
       const arms: Partial<Record<'on' | 'off', ArmScore>> = {};
       // alternate which arm goes first: the machine's load drifts
-      for (const layout of i % 2 ? [true, false] : [false, true]) {
+      for (const layout of COST_ONLY ? [] : i % 2 ? [true, false] : [false, true]) {
         const run = await crawlSite(name, server.origin, work, layout);
         arms[layout ? 'on' : 'off'] = score(name, truth, run, server.origin);
         process.stderr.write(`${name} layout ${layout ? 'on' : 'off'}: ${run.items.length} items in ${run.secs.toFixed(1)} s\n`);
@@ -297,7 +321,7 @@ try {
       const keys = Object.keys(truth.pages).filter((k) => !k.endsWith('.xml'));
       const step = Math.max(1, Math.floor(keys.length / SAMPLE));
       const cost = await scriptCost(server.origin, keys.filter((_, j) => j % step === 0).slice(0, SAMPLE));
-      results.push({ name, off: arms.off!, on: arms.on!, cost });
+      results.push({ name, off: arms.off, on: arms.on, cost });
     } finally {
       await server.close();
     }
@@ -309,31 +333,42 @@ try {
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const pair = (a: number, b: number) => `${f3(a)} → ${f3(b)}`;
 const border = (s: ArmScore) => (s.contentChars ? s.borderChars / s.contentChars : NaN);
-const pooled = (arm: 'on' | 'off', f: (s: ArmScore) => number[]) => mean(results.flatMap((r) => f(r[arm])));
-const sum = (arm: 'on' | 'off', f: (s: ArmScore) => number) => results.reduce((a, r) => a + f(r[arm]), 0);
-const rows: (string | number)[][] = results.map(({ name, off, on }) => [
+const pooled = (arm: 'on' | 'off', f: (s: ArmScore) => number[]) => mean(results.flatMap((r) => f(r[arm]!)));
+const sum = (arm: 'on' | 'off', f: (s: ArmScore) => number) => results.reduce((a, r) => a + f(r[arm]!), 0);
+const rows: (string | number)[][] = results.filter((r) => r.on && r.off).map(({ name, off: offArm, on: onArm }) => {
+  const off = offArm!;
+  const on = onArm!;
+  return [
+    name,
+    pair(mean(off.content), mean(on.content)),
+    pair(mean(off.itemF1), mean(on.itemF1)),
+    pair(off.typeOk / off.pages, on.typeOk / on.pages),
+    pair(border(off), border(on)),
+    `${off.secs.toFixed(0)} → ${on.secs.toFixed(0)} (${((on.secs / off.secs - 1) * 100).toFixed(0)} %)`,
+  ];
+});
+if (!COST_ONLY) {
+  rows.push([
+    'all pages',
+    pair(pooled('off', (s) => s.content), pooled('on', (s) => s.content)),
+    pair(pooled('off', (s) => s.itemF1), pooled('on', (s) => s.itemF1)),
+    pair(sum('off', (s) => s.typeOk) / sum('off', (s) => s.pages), sum('on', (s) => s.typeOk) / sum('on', (s) => s.pages)),
+    pair(sum('off', (s) => s.borderChars) / sum('off', (s) => s.contentChars), sum('on', (s) => s.borderChars) / sum('on', (s) => s.contentChars)),
+    `${sum('off', (s) => s.secs).toFixed(0)} → ${sum('on', (s) => s.secs).toFixed(0)} (${((sum('on', (s) => s.secs) / sum('off', (s) => s.secs) - 1) * 100).toFixed(0)} %)`,
+  ]);
+  console.log('\n### Render crawls of sites-crawl, layout regions off → on (`gleaner crawl`, crawler.render, middleware.layout false / true)\n');
+  printTable(['site', 'detail content F1', 'list item F1', 'type accuracy', 'border share (list+other content)', 'crawl s (wall)'], rows);
+  console.log('\ncontent F1: every post of the truth; list item F1: every list page; type accuracy: every page; border share: characters of list/other `content` in lines found only outside the truth\'s main column. Crawl seconds: whole processes on a shared machine (see uptime).');
+}
+const costRow = (name: string, c: Cost) => [
   name,
-  pair(mean(off.content), mean(on.content)),
-  pair(mean(off.itemF1), mean(on.itemF1)),
-  pair(off.typeOk / off.pages, on.typeOk / on.pages),
-  pair(border(off), border(on)),
-  `${off.secs.toFixed(0)} → ${on.secs.toFixed(0)} (${((on.secs / off.secs - 1) * 100).toFixed(0)} %)`,
-]);
-rows.push([
-  'all pages',
-  pair(pooled('off', (s) => s.content), pooled('on', (s) => s.content)),
-  pair(pooled('off', (s) => s.itemF1), pooled('on', (s) => s.itemF1)),
-  pair(sum('off', (s) => s.typeOk) / sum('off', (s) => s.pages), sum('on', (s) => s.typeOk) / sum('on', (s) => s.pages)),
-  pair(sum('off', (s) => s.borderChars) / sum('off', (s) => s.contentChars), sum('on', (s) => s.borderChars) / sum('on', (s) => s.contentChars)),
-  `${sum('off', (s) => s.secs).toFixed(0)} → ${sum('on', (s) => s.secs).toFixed(0)} (${((sum('on', (s) => s.secs) / sum('off', (s) => s.secs) - 1) * 100).toFixed(0)} %)`,
-]);
-console.log('\n### Render crawls of sites-crawl, layout regions off → on (`gleaner crawl`, crawler.render, middleware.layout false / true)\n');
-printTable(['site', 'detail content F1', 'list item F1', 'type accuracy', 'border share (list+other content)', 'crawl s (wall)'], rows);
-console.log('\ncontent F1: every post of the truth; list item F1: every list page; type accuracy: every page; border share: characters of list/other `content` in lines found only outside the truth\'s main column. Crawl seconds: whole processes on a shared machine (see uptime).');
-const costRows = results.map(({ name, cost }) => [name, cost.pages, (cost.renderMs / cost.pages).toFixed(0), (cost.scriptMs / cost.pages).toFixed(1), `${((cost.scriptMs / cost.renderMs) * 100).toFixed(1)} %`]);
-const tr = results.reduce((a, r) => a + r.cost.renderMs, 0);
-const ts = results.reduce((a, r) => a + r.cost.scriptMs, 0);
-const tp = results.reduce((a, r) => a + r.cost.pages, 0);
-costRows.push(['all', tp, (tr / tp).toFixed(0), (ts / tp).toFixed(1), `${((ts / tr) * 100).toFixed(1)} %`]);
-console.log('\n### The box script\'s own cost (pages rendered as the crawler renders them; the script timed alone)\n');
-printTable(['site', 'pages', 'render ms/page', 'box script ms/page', 'script / render'], costRows);
+  c.pages,
+  (c.renderMs / c.pages).toFixed(0),
+  (c.scriptMs / c.pages).toFixed(1),
+  (c.stageMs / c.pages).toFixed(1),
+  `${(((c.scriptMs + c.stageMs) / c.renderMs) * 100).toFixed(1)} %`,
+  `+${(((c.bytesWith - c.bytesWithout) / c.bytesWithout) * 100).toFixed(1)} %`,
+];
+const total = results.reduce<Cost>((a, r) => ({ renderMs: a.renderMs + r.cost.renderMs, scriptMs: a.scriptMs + r.cost.scriptMs, stageMs: a.stageMs + r.cost.stageMs, bytesWith: a.bytesWith + r.cost.bytesWith, bytesWithout: a.bytesWithout + r.cost.bytesWithout, pages: a.pages + r.cost.pages }), { renderMs: 0, scriptMs: 0, stageMs: 0, bytesWith: 0, bytesWithout: 0, pages: 0 });
+console.log('\n### The layout\'s own cost (pages rendered as the crawler renders them: load, network idle ≤ 5 s, serialise; the box script and the layout stage timed alone)\n');
+printTable(['site', 'pages', 'render ms/page', 'box script ms/page', 'layout stage ms/page', '(script + stage) / render', 'serialised DOM'], [...results.map((r) => costRow(r.name, r.cost)), costRow('all', total)]);

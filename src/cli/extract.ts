@@ -11,6 +11,7 @@ import { extractManifest } from './batch-manifest.js';
 
 export { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
 export { extractManifest, readManifest, type BatchOptions, type BatchFailure, type BatchRecord, type ManifestLine } from './batch-manifest.js';
+import { renderPages } from '../crawler/render-file.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -86,7 +87,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   const bodies: Array<[string, Buffer | string]> = [];
   for (const f of files) bodies.push([f, await readInput(f, maxBytes)]);
   if (o.render) {
-    const html = await (await import('../crawler/render-file.js')).renderPages(bodies.map(([f, body]) => ({ file: f === '-' ? undefined : f, url: o.url ?? defaultUrl(f), body: body as Buffer })));
+    const html = await renderPages(bodies.map(([f, body]) => ({ file: f === '-' ? undefined : f, url: o.url ?? fileUrl(f), body: body as Buffer })));
     html.forEach((h, i) => (bodies[i]![1] = h));
   }
   for (const [f, body] of bodies) {
