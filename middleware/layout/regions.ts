@@ -8,7 +8,8 @@
  * in a 1280 px viewport), so the centre is found from the page's own boxes:
  *
  *   1. the main box: the deepest element holding at least half of the page's visible text (links
- *      weigh half), found top-down over the DFS tree;
+ *      weigh half; preformatted text does not count: a long code listing is not a column),
+ *      found top-down over the DFS tree;
  *   2. the centre column: the main box, widened to its outermost ancestor of about the same width
  *      (the column that holds the title and the body above it, or the list's heading); its width
  *      narrowed, when children on the way down to the main box are drawn side by side (a sidebar
@@ -41,6 +42,9 @@ export const REGION_RIGHT = 5;
 export const REGION_HIDDEN = 6;
 export const REGION_NAMES = ['none', 'centre', 'header', 'footer', 'left', 'right', 'hidden'] as const;
 export type RegionName = (typeof REGION_NAMES)[number];
+
+/** A segment inside preformatted text. */
+const PRE_PATH = /(?:^|\/)pre(?:\/|$)/;
 
 /** Share of the page's visible text the main box holds at least. */
 const MAIN_SHARE = 0.5;
@@ -77,7 +81,9 @@ function textWeights(page: Page, boxes: Boxes, parent: Int32Array): Float64Array
   const weight = new Float64Array(n);
   for (const s of page.segments) {
     const el = page.indexOf(s.element);
-    if (el < 0) continue;
+    // preformatted text (code blocks) is content, not a column of the layout: a long listing
+    // would otherwise be the main box, and the post's own paragraphs above it a header
+    if (el < 0 || PRE_PATH.test(s.path)) continue;
     const linkShare = s.linkChars / Math.max(1, s.text.length);
     weight[el] = weight[el]! + textWidth(s.text) * (1 - 0.5 * linkShare);
   }

@@ -44,25 +44,28 @@ export const BOX_SCRIPT = `(() => {
   if (!body || !root) return 0;
   const sx = window.scrollX, sy = window.scrollY;
   const pw = Math.max(root.scrollWidth, body.scrollWidth), ph = Math.max(root.scrollHeight, body.scrollHeight);
-  root.setAttribute(V, [window.innerWidth, window.innerHeight, pw, ph].join(','));
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK']);
+  // read every box first, write the attributes after: a write between two reads would make the
+  // browser recompute the styles for each element (attribute selectors may match)
+  const els = [], vals = [];
   const stack = [body];
-  let n = 0;
   while (stack.length) {
     const el = stack.pop();
     const cs = getComputedStyle(el);
     const d = cs.display;
-    if (d === 'none') { el.setAttribute(A, '0,0,0,0,h'); n++; continue; }
+    if (d === 'none') { els.push(el); vals.push('0,0,0,0,h'); continue; }
     if (d !== 'inline' && d !== 'contents') {
       const r = el.getBoundingClientRect();
       let f = cs.visibility === 'hidden' || cs.visibility === 'collapse' ? 'h' : '';
       if (cs.position === 'fixed') f += 'f'; else if (cs.position === 'sticky') f += 's';
-      el.setAttribute(A, Math.round(r.left + sx) + ',' + Math.round(r.top + sy) + ',' + Math.round(r.width) + ',' + Math.round(r.height) + (f ? ',' + f : ''));
-      n++;
+      els.push(el);
+      vals.push(Math.round(r.left + sx) + ',' + Math.round(r.top + sy) + ',' + Math.round(r.width) + ',' + Math.round(r.height) + (f ? ',' + f : ''));
     }
     for (let c = el.lastElementChild; c; c = c.previousElementSibling) if (!SKIP.has(c.tagName) && c.namespaceURI === 'http://www.w3.org/1999/xhtml') stack.push(c);
   }
-  return n;
+  for (let i = 0; i < els.length; i++) els[i].setAttribute(A, vals[i]);
+  root.setAttribute(V, [window.innerWidth, window.innerHeight, pw, ph].join(','));
+  return els.length;
 })()`;
 
 export interface View {
