@@ -60,7 +60,7 @@ const dataFiles = {
  * CLI's UsageError). Only package-free modules belong here: a group pulls its members' imports
  * along, and `gleaner/extract` must reach no crawler package.
  */
-const SHARED_SMALL_MODULES = /src[\\/](cli[\\/]errors|crawler[\\/]errors|crawler[\\/]memory|cli[\\/]crawl-report|crawler[\\/]net-guard|crawler[\\/]recrawl)\.js$/;
+const SHARED_SMALL_MODULES = /src[\\/](cli[\\/]errors|crawler[\\/]errors|crawler[\\/]memory|cli[\\/]crawl-report|crawler[\\/]net-guard|crawler[\\/]recrawl|core[\\/]layout)\.js$/;
 
 /** Bare specifiers (and node: built-ins) are dependencies, never bundled. */
 const external = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');

@@ -11,6 +11,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page, Segment } from '../../src/core/page.js';
 import { pageIndex } from '../../src/core/page-index.js';
 import { textWidth, punctCount } from '../../src/core/text.js';
+import { borderStart, layoutOf } from '../layout/index.js';
 
 /** Tags whose subtree is never article text (site chrome, forms, captions). */
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'form', 'figcaption', 'dialog', 'menu', 'address', 'input', 'label', 'option']);
@@ -250,10 +251,13 @@ function build(page: Page): Tree {
   const keys: (ReturnType<typeof removalKey>)[] = new Array(n);
   const cover = new Map<string, number>();
   const coverEnd = new Map<string, number>();
+  // a rendered page's border regions (the layout stage: middleware/layout), as semantic chrome
+  const layout = layoutOf(page);
   for (let i = bodyIndex + 1; i < n; i++) {
     const node = nodes[i]!;
     if (!(node instanceof Element) || node.name === 'html' || node.name === 'body') continue;
-    const k = removalKey(node, classTokens(node));
+    const border = borderStart(layout, i);
+    const k = removalKey(node, classTokens(node)) ?? (border ? { key: border === 'hidden' ? 'hidden' : `layout:${border}`, comment: false } : undefined);
     if (!k) continue;
     keys[i] = k;
     if (i <= (coverEnd.get(k.key) ?? -1)) continue;

@@ -18,6 +18,7 @@ import { Element, Text, type AnyNode } from 'domhandler';
 import { findDates, normaliseDateValue, type DateOptions } from '../../src/core/dates.js';
 import type { Page, Segment } from '../../src/core/page.js';
 import { BLOCK_TAGS, SKIP_TAGS, collapse } from '../../src/core/page.js';
+import { layoutOf, regionAt } from '../layout/index.js';
 
 export interface DateAnchor {
   /** DFS index of the anchor (segment start or element). */
@@ -210,6 +211,13 @@ function inFooter(el: AnyNode): boolean {
  */
 export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
   const anchors: DateAnchor[] = [];
+  // a rendered page (the layout stage): floors are in the centre column, not in a side column,
+  // the page footer or a hidden element (a header row above the column may hold the first post)
+  const layout = layoutOf(page);
+  const aside = (i: number) => {
+    const r = regionAt(layout, i);
+    return r === 'left' || r === 'right' || r === 'footer' || r === 'hidden';
+  };
   const marked = new Set<Element>();
   // 1. <time> and attribute-dated elements.
   for (const node of page.nodes) {
@@ -226,7 +234,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     // An empty <time datetime> is filled in by script: still an anchor (the ISO time is known),
     // but it has no displayed text.
     if ((!text && !iso) || text.length > WEAK_DATE_MAX_SEGMENT) continue;
-    if (inFooter(node) || hidden(page, node)) continue;
+    if (inFooter(node) || hidden(page, node) || aside(page.indexOf(node))) continue;
     marked.add(node);
     const shown = datesIn(text, options)[0];
     anchors.push({ index: page.indexOf(node), element: node, text, iso: iso ?? shown?.iso, marked: true, relative: shown ? shown.relative : !/\d{4}/.test(text) });
@@ -243,7 +251,7 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
     if (!found.length) continue;
     // A segment whose date is shown by a <time> element already has its anchor.
     if (markedBlocks.has(seg.element)) continue;
-    if (inFooter(seg.element) || hidden(page, seg.element)) continue;
+    if (inFooter(seg.element) || hidden(page, seg.element) || aside(seg.index)) continue;
     const d = found[0]!;
     anchors.push({
       index: seg.index,

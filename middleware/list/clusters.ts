@@ -15,6 +15,7 @@ import type { Page } from '../../src/core/page.js';
 import { textWidth } from '../../src/core/text.js';
 import { anchorText, anchorFallbackText } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
+import { inBorder, layoutOf, type Regions } from '../layout/index.js';
 
 /** Fewest records that make a list. sources §6 (Gerapy) asks for ≥ 5 siblings; real pages
  * (personal blogs, short category pages, SERP "top stories") show lists of 3–4, and the score
@@ -168,17 +169,19 @@ export { anchorText, anchorFallbackText };
 
 /** Per-element chrome factor of a page (1, SECONDARY_FACTOR or CHROME_FACTOR), computed once. */
 export function pageChrome(page: Page): Float32Array {
-  return page.memo('list:chrome', () => chromeFactors(pageIndex(page)));
+  return page.memo('list:chrome', () => chromeFactors(pageIndex(page), layoutOf(page)));
 }
 
 /** Per-element chrome factor (1, SECONDARY_FACTOR or CHROME_FACTOR), inherited downwards. */
-function chromeFactors(dom: PageIndex): Float32Array {
+function chromeFactors(dom: PageIndex, layout?: Regions): Float32Array {
   const f = new Float32Array(dom.size).fill(1);
   const nodes = dom.page.nodes;
   for (let i = 0; i < dom.size; i++) {
     const p = dom.parent[i]!;
     let v = p >= 0 ? f[p]! : 1;
     const node = nodes[i];
+    // a rendered page: the main list is drawn in the centre (middleware/layout)
+    if (inBorder(layout, i)) v = Math.min(v, CHROME_FACTOR);
     if (node instanceof Element) {
       if (CHROME_TAGS.has(node.name)) v = Math.min(v, CHROME_FACTOR);
       else {

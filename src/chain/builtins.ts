@@ -11,10 +11,14 @@ import { articleMiddleware, mainContentMiddleware } from '../../middleware/artic
 import { listMiddleware } from '../../middleware/list/index.js';
 import { forumMiddleware } from '../../middleware/forum/index.js';
 import { followMiddleware } from '../../middleware/follow/index.js';
+import { layoutMiddleware, LAYOUT_PRIORITY, LAYOUT_DEFAULT_ON } from '../../middleware/layout/index.js';
 /** The page-type stage's provisional pages, for the crawl to hold their items (src/crawler/run/revisions.ts). */
 export { provisionalPages } from '../../middleware/classifier/index.js';
 
 export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
+  // Regions of a rendered page (render mode, `extract --render`) from its layout boxes: the
+  // article pre-clean and the list extractor read them. Off by default (README, "Visual layout").
+  layout: { priority: LAYOUT_PRIORITY, factory: layoutMiddleware, optIn: !LAYOUT_DEFAULT_ON },
   // Decides the label (with the request's own): every later `kinds` gate reads it. Keeps the
   // site's URL shapes (`siteState`: see Middleware.siteState).
   'page-type': { priority: 100, factory: pageTypeMiddleware, siteState: true },

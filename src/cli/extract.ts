@@ -11,6 +11,7 @@ import { extractManifest } from './batch-manifest.js';
 
 export { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
 export { extractManifest, readManifest, type BatchOptions, type BatchFailure, type BatchRecord, type ManifestLine } from './batch-manifest.js';
+import { renderPages } from '../crawler/render-file.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -41,6 +42,8 @@ export interface ExtractCliOptions {
   pageBudget?: number;
   bom?: boolean;
   csvRows?: string;
+  /** Render the pages in chromium first (src/crawler/render-file.ts): the layout stage reads their boxes. */
+  render?: boolean;
 }
 
 export async function runExtract(files: string[], o: ExtractCliOptions): Promise<void> {
@@ -51,6 +54,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   const outs = o.out === undefined ? [] : Array.isArray(o.out) ? o.out : [o.out];
   if (outs.length && !o.batch) throw new UsageError('--out needs --batch MANIFEST.jsonl (without --batch, items go to standard output: redirect it, e.g. > items.jsonl)');
   if (o.stream && !o.batch) throw new UsageError('--stream needs --batch MANIFEST.jsonl');
+  if (o.render && o.batch) throw new UsageError('--render renders the files given on the command line, not a --batch manifest');
   const feeds = feedsFromCli(outs, o);
   if (o.batch) {
     if (!outs.length) throw new UsageError('--batch needs --out OUT.jsonl');
@@ -79,9 +83,13 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
     return;
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');
-  const extractor = new Extractor({ kind, timezone: o.timezone });
-  const bodies: Array<[string, Buffer]> = [];
+  const extractor = new Extractor({ kind, timezone: o.timezone, middleware: o.render ? { layout: true } : undefined });
+  const bodies: Array<[string, Buffer | string]> = [];
   for (const f of files) bodies.push([f, await readInput(f, maxBytes)]);
+  if (o.render) {
+    const html = await renderPages(bodies.map(([f, body]) => ({ file: f === '-' ? undefined : f, url: o.url ?? fileUrl(f), body: body as Buffer })));
+    html.forEach((h, i) => (bodies[i]![1] = h));
+  }
   for (const [f, body] of bodies) {
     const item = await extractor.extract({ url: o.url ?? fileUrl(f), body, fetchedAt: o.fetchedAt });
     process.stdout.write(JSON.stringify(item) + '\n');

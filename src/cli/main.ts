@@ -117,6 +117,7 @@ program
   .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
   .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated, or all (every field)')
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
+  .option('--render', 'render each page in chromium (its CSS from its own folder, no network) and remove what is drawn outside the centre (the layout stage)')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
   .option('--fetched-at <time>', 'when the pages were fetched, ISO 8601 (relative dates like "3 hours ago" resolve against it; default now)', (v) => {

@@ -16,6 +16,7 @@ import { FetchError, HttpStatusError, TooLargeError } from '../errors.js';
 import { cookieHeaderFor } from './fetchers.js';
 import { FinalFetchError } from './failure-handler.js';
 import type { PageHandler } from './page-handler.js';
+import { BOX_SCRIPT, layoutEnabled } from '../../core/layout.js';
 
 /** Chromium flags for containers and CI (no sandbox, no GPU, small /dev/shm, no phoning home). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -95,6 +96,8 @@ export async function buildCrawler(p: CrawlerParts): Promise<Crawler> {
   }
   const [{ chromium }, { PlaywrightCrawler }] = await Promise.all([import('playwright'), import('crawlee')]);
   const proxies = c.proxyUrls ?? [];
+  // the layout stage reads the boxes of the page's block elements, written into the DOM in one pass
+  const boxes = layoutEnabled(spider.middleware?.layout);
   return new PlaywrightCrawler(
     {
       ...common,
@@ -137,6 +140,7 @@ export async function buildCrawler(p: CrawlerParts): Promise<Crawler> {
         }
         // Scripts that fill the page after `load` (fetch + render): give them a moment.
         await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+        if (boxes) await page.evaluate(BOX_SCRIPT).catch(() => {}); // a page that cannot be measured has no boxes
         const html = await page.content();
         if (html.length > p.maxBytes) throw new FinalFetchError(new TooLargeError(request.url, p.maxBytes, true));
         await p.pages.handle(request, { url: page.url(), body: html, contentType: 'text/html; charset=utf-8', status });
