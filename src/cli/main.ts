@@ -118,6 +118,7 @@ program
   .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated, or all (every field)')
   .option('--stream', 'with --batch: learn site templates in order instead of from all pages first')
   .option('--render', 'render each page in chromium (its CSS from its own folder, no network) and remove what is drawn outside the centre (the layout stage)')
+  .option('--explain', 'add "provenance" to each item: a CSS selector and DFS number of the element each field, entry and post came from')
   .option('--timezone <zone>', 'IANA zone for dates shown without one')
   .option('--max-bytes <n>', 'largest input file, bytes (default 10485760); larger files are refused (in a batch: an `other` item with the error)', positiveInt('--max-bytes'))
   .option('--fetched-at <time>', 'when the pages were fetched, ISO 8601 (relative dates like "3 hours ago" resolve against it; default now)', (v) => {
@@ -138,6 +139,23 @@ program
   .action(async (files: string[], opts) => {
     const { runExtract } = await import('./extract.js');
     await runExtract(files, opts);
+  });
+
+program
+  .command('inspect')
+  .description('write one self-contained HTML report of what Gleaner saw on a page: page type, kept and dropped lines, fields, entries, floors, links')
+  .argument('<page>', 'page.html, page.html.gz, or an http(s) URL (fetched through the crawler\'s guarded downloader)')
+  .option('--url <url>', 'URL the saved page was fetched from (resolves links, picks the site)')
+  .option('--kind <kind>', 'auto | article | list | forum', 'auto')
+  .option('--out <file>', 'report file (default inspect-report.html)')
+  .option('--screenshot <png>', 'also render the report in chromium (Playwright) and save a PNG')
+  .option('--site <file>', 'another saved page of the same site: its template is learned first (repeat for several)', collect)
+  .option('--allow-private', 'a URL may be on a private or loopback address (your own machine)')
+  .option('--timezone <zone>', 'IANA zone for dates shown without one')
+  .option('--max-bytes <n>', 'largest page, bytes (default 10485760)', positiveInt('--max-bytes'))
+  .action(async (page: string, opts) => {
+    const { runInspect } = await import('./inspect.js');
+    await runInspect(page, opts);
   });
 
 program
