@@ -309,7 +309,8 @@ export function renderReport(trace: PageTrace): string {
   const bySelector = annotate(trace);
   const paths = new Set(fieldOrigins(trace).keys());
   sanitise(trace.page.document);
-  const pageHtml = `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">` + render(trace.page.document, { encodeEntities: 'utf8' });
+  // The page's own base (its links read as on the page; a <base> loads nothing).
+  const pageHtml = `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}"><base href="${escapeHtml(trace.page.baseUrl)}">` + render(trace.page.document, { encodeEntities: 'utf8' });
   const data = { html: pageHtml, pageStyle: PAGE_STYLE, bySelector, chips: chips(trace) };
   return `<!doctype html>
 <html><head><meta charset="utf-8">
