@@ -50,6 +50,7 @@ program
   .option('--csv-rows <rows>', 'CSV outputs: item (one row per item, default) or entry (one per forum post / list entry)')
   .option('--csv-columns <cols>', 'CSV outputs: these columns, comma-separated (dotted paths: pageType.label, post.author), or all (every field); default url, kind, title, author, publishedAt, content')
   .option('--fresh', 'forget the previous crawl state of this spider (queue, dataset) and start over')
+  .option('--ui [port]', 'serve a live monitor of the crawl on 127.0.0.1 (pages/s, items/s, queue, items by kind, latest items); default a free port')
   .option('--recrawl', 'after a finished crawl: keep the dataset, re-visit list and thread pages (conditional requests), store only new pages and changed threads')
   // Checked in src/cli/crawl.ts (the level names live with the logger, not loaded here).
   .option('--log-level <level>', "debug | info | warning | error | off (default: the spider's logLevel, else info; debug shows each middleware decision)")
@@ -62,7 +63,7 @@ program
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`--threads must be a non-negative integer (got "${v}")`);
     return n;
   })
-  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; csvColumns?: string; logLevel?: LogLevelName; threads?: number; redis?: string; workers?: number; workerId?: string; leaseSecs?: number }) => {
+  .action(async (spider: string, opts: { maxPages?: number; out?: string[]; fresh?: boolean; recrawl?: boolean; bom?: boolean; csvRows?: string; csvColumns?: string; logLevel?: LogLevelName; threads?: number; redis?: string; workers?: number; workerId?: string; leaseSecs?: number; ui?: boolean | string }) => {
     const { runCrawlCli } = await import('./crawl.js');
     await runCrawlCli(spider, opts);
   });
