@@ -14,7 +14,9 @@
  * Nothing is trained or tuned here (the locate step has no parameters fitted to these pages), so
  * there is no held-out split to report: every figure is over all pages of the set.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { extractManifest, pageBytes } from '../src/cli/extract.js';
 import { createPage } from '../src/core/page.js';
@@ -80,11 +82,13 @@ for (const set of sets) {
   const rel = SETS[set];
   if (!rel) throw new Error(`unknown set ${set} (known: ${Object.keys(SETS).join(', ')})`);
   let entries = readManifest(rel);
-  const manifest = dataPath(rel);
+  let manifest = dataPath(rel);
   if (Number.isFinite(limit)) {
-    // A shorter manifest beside the original is not allowed (never write into the data): the
-    // limit is applied to the items after the full batch instead.
+    // The first N pages: a manifest in a temporary folder, with absolute paths (nothing is
+    // written beside the data, nothing copied).
     entries = entries.slice(0, limit);
+    manifest = path.join(mkdtempSync(path.join(tmpdir(), 'gleaner-prov-')), 'manifest.jsonl');
+    writeFileSync(manifest, entries.map(({ file, dir: _d, gold: _g, ...e }) => JSON.stringify({ ...e, path: file })).join('\n') + '\n');
   }
   const t0 = Date.now();
   const { items } = await extractManifest(manifest, { explain: true, kind: 'auto' });

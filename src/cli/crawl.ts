@@ -12,6 +12,7 @@ import { consoleLogger } from '../crawler/log.js';
 import { LOG_LEVELS, isLogLevel } from '../crawler/log-levels.js';
 import { startChainPool } from '../crawler/pool/start.js';
 import { applyHeapPolicy } from '../crawler/memory.js';
+import { CrawlMonitor } from '../monitor/monitor.js';
 
 /**
  * A spider module can throw later, from a timer or a promise it started (a middleware's async
@@ -44,7 +45,6 @@ const UI_LINGER_MS = 2_500;
 async function startUi(spider: string, port: true | string) {
   const p = port === true ? 0 : Number(port);
   if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
-  const { CrawlMonitor } = await import('../monitor/monitor.js');
   const monitor = new CrawlMonitor(spider);
   const url = await monitor.listen(p);
   process.stderr.write(`monitor at ${url}\n`);

@@ -8,6 +8,13 @@ import { pathToFileURL } from 'node:url';
 import type { ExtractKind } from '../chain/extractor.js';
 import { UsageError } from './errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './extract.js';
+// Static: this module is itself loaded only by `gleaner inspect` (each dynamic import is one more
+// file in the package, which has a file budget: test/package).
+import { fetchPage } from '../inspect/fetch.js';
+import { tracePage } from '../inspect/trace.js';
+import { renderReport } from '../inspect/report.js';
+import { classifyPage } from '../../middleware/classifier/index.js';
+import { screenshotFile } from '../crawler/screenshot.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -40,11 +47,10 @@ export async function runInspect(input: string, o: InspectCliOptions): Promise<v
   let body: Buffer;
   if (/^https?:\/\//i.test(input)) {
     if (!URL.canParse(input)) throw new UsageError(`not a URL: ${input}`);
-    const { fetchPage } = await import('../inspect/fetch.js');
     try {
       const page = await fetchPage(input, { allowPrivateAddresses: o.allowPrivate, maxBytes: max });
       url = page.url;
-      body = page.body;
+      body = Buffer.from(page.html, 'utf8');
     } catch (e) {
       throw new UsageError(`cannot fetch ${input}: ${(e as Error).message}`);
     }
@@ -54,15 +60,11 @@ export async function runInspect(input: string, o: InspectCliOptions): Promise<v
   }
   if (o.url && !URL.canParse(o.url)) throw new UsageError(`--url must be an absolute URL (got ${JSON.stringify(o.url)})`);
   const sitePages = (o.site ?? []).map((f) => ({ url: localUrl(f).replace(/^http:\/\/localhost/, new URL(url).origin), body: readPage(f, max) }));
-  const { tracePage } = await import('../inspect/trace.js');
-  const { renderReport } = await import('../inspect/report.js');
-  const { classifyPage } = await import('../../middleware/classifier/index.js');
   const trace = await tracePage({ url, body, kind, timezone: o.timezone, sitePages, classify: (p) => classifyPage(p) });
   const out = o.out ?? 'inspect-report.html';
   writeFileSync(out, renderReport(trace));
   process.stderr.write(`gleaner: report of ${url} (${trace.item.kind}) written to ${out}\n`);
   if (o.screenshot) {
-    const { screenshotFile } = await import('../crawler/screenshot.js');
     await screenshotFile(path.resolve(out), o.screenshot, { readySelector: 'body[data-gl-ready]' });
     process.stderr.write(`gleaner: screenshot written to ${o.screenshot}\n`);
   }

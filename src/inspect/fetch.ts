@@ -1,35 +1,47 @@
 /**
- * `gleaner inspect URL`: the page fetched through the crawl's own downloader — the same guarded
- * path every crawled page takes (address guard against private and loopback addresses on every
- * hop and at DNS time, off-site redirects refused, size limit, redirect limit, status and content
- * type checks, retries). Only `allowPrivateAddresses` (the `--allow-private` flag, for a page on
- * one's own machine, and for tests on 127.0.0.1) turns the address guard off, as in a spider.
+ * `gleaner inspect URL`: the page fetched by a one-page crawl — the crawler's own path, guarded as
+ * every crawled page is (private and loopback addresses refused on every hop and at DNS time
+ * unless `allowPrivateAddresses`, robots.txt, size and redirect limits, status and content-type
+ * checks, retries). A probe middleware at the head of the chain keeps the decoded page; the crawl's
+ * storage is a temporary folder, removed after.
  */
-import { Downloader } from '../crawler/downloader/index.js';
-import { defaultSteps } from '../crawler/downloader/steps.js';
-import { AddressGuard, parseDomains } from '../crawler/net-guard.js';
-import { HostRateLimiter } from '../crawler/politeness.js';
-
-/** The crawler's defaults for one page (spider `crawler` settings: timeoutSecs, maxResponseBytes). */
-const TIMEOUT_MS = 30_000;
-const MAX_RETRIES = 2;
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Middleware } from '../core/middleware.js';
+import { silentLogger, type Logger } from '../core/middleware.js';
 
 export interface FetchedPage {
   url: string;
-  body: Buffer;
-  contentType?: string;
-  status: number;
+  /** The page as decoded by the crawl (UTF-8 text). */
+  html: string;
+  status?: number;
 }
 
-export async function fetchPage(url: string, o: { allowPrivateAddresses?: boolean; maxBytes: number }): Promise<FetchedPage> {
-  const host = new URL(url).host;
-  const guard = o.allowPrivateAddresses ? undefined : new AddressGuard(false);
-  const downloader = new Downloader({
-    steps: defaultSteps({ domains: parseDomains([host]), guard, limiter: new HostRateLimiter(), maxBytes: o.maxBytes, retry: { maxRetries: MAX_RETRIES, baseDelayMs: 1000, maxDelayMs: 10_000 } }),
-    timeoutMs: TIMEOUT_MS,
-    maxBytes: o.maxBytes,
-    guardDns: !o.allowPrivateAddresses,
-  });
-  const d = await downloader.fetch(url);
-  return { url: d.url, body: d.body, contentType: d.contentType, status: d.status };
+export async function fetchPage(url: string, o: { allowPrivateAddresses?: boolean; maxBytes: number; log?: Logger }): Promise<FetchedPage> {
+  const { runSpider } = await import('../crawler/crawl.js');
+  let got: FetchedPage | undefined;
+  const capture: Middleware = {
+    name: 'inspect-capture',
+    priority: 1,
+    siteState: false,
+    process(ctx) {
+      got = { url: ctx.page.url, html: ctx.page.html, status: ctx.request.status };
+      ctx.drop = 'inspected';
+    },
+  };
+  const storageDir = mkdtempSync(path.join(tmpdir(), 'gleaner-inspect-'));
+  try {
+    const summary = await runSpider(
+      { name: 'inspect', startUrls: [url], allowPrivateAddresses: o.allowPrivateAddresses ?? false, maxPages: 1, extraMiddleware: [capture], crawler: { maxResponseBytes: o.maxBytes, maxRetries: 2 } },
+      { storageDir, threads: 0, log: o.log ?? silentLogger, fresh: true },
+    );
+    if (!got) {
+      const why = Object.keys(summary.failuresByReason).join(', ') || (summary.skippedByRobots ? 'disallowed by robots.txt' : 'no page');
+      throw new Error(why);
+    }
+    return got;
+  } finally {
+    rmSync(storageDir, { recursive: true, force: true });
+  }
 }

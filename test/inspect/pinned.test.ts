@@ -16,6 +16,7 @@ import type { Logger } from '../../src/core/middleware.js';
 import { silentLogger } from '../../src/core/middleware.js';
 import type { Item } from '../../src/core/item.js';
 import { Extractor } from '../../src/chain/extractor.js';
+import { fetchPage } from '../../src/inspect/fetch.js';
 
 const article = readFileSync(new URL('./fixtures/byline.html', import.meta.url), 'utf8');
 /** The same layout, a second story, a byline without a link (the pinned `a` matches nothing). */
@@ -90,4 +91,13 @@ describe('pinned fields', () => {
     const ok = validateSpider({ ...spider, fields: [{ pattern: '**/t/*', posts: { root: '.post', author: '.u', content: '.msg' } }] });
     expect(ok.middleware?.['pinned-fields']).toMatchObject({ options: { fields: [{ pattern: '**/t/*' }] } });
   });
+});
+
+describe('gleaner inspect URL', () => {
+  it('fetches through the crawl\'s guarded path: a loopback address only when allowed', async () => {
+    await expect(fetchPage(`${base}/news/river.html`, { maxBytes: 1_000_000 })).rejects.toThrow(/address|blocked|private|loopback/i);
+    const page = await fetchPage(`${base}/news/river.html`, { maxBytes: 1_000_000, allowPrivateAddresses: true });
+    expect(page.url).toBe(`${base}/news/river.html`);
+    expect(page.html).toContain('Reporting by');
+  }, 60_000);
 });
