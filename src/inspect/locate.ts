@@ -201,7 +201,8 @@ function locateAuthor(tree: DomTree, ix: TextIndex, author: string, from = 0): H
   const found = ix.find(author, from).filter((el) => el.name !== 'title');
   const best = found.find((el) => cueScore(el) > 0) ?? found[0];
   if (best) return { el: best };
-  return from === 0 ? attributeMatch(tree, author, ['content']) : undefined;
+  // a <meta name="author">: what an extractor read when the page shows no name (a post's too)
+  return attributeMatch(tree, author, ['content']);
 }
 
 /** The date shown (`publishedAtText`), else the ISO value in a `<time datetime>` / `<meta content>`
