@@ -83,6 +83,18 @@ describe('pinned fields', () => {
     expect(ferry.author).toBe('Reporting by Jane Roe');
   });
 
+  it('pins forum posts: one post per root, fields read inside it', async () => {
+    const body = readFileSync(new URL('../fixtures/forum/phpbb/page.html', import.meta.url));
+    const ex = new Extractor({ middleware: { provenance: true, 'pinned-fields': { options: { fields: { posts: { root: 'div.post', author: 'a.username', content: 'div.content' } } } } } });
+    const item = (await ex.extract({ url: 'http://127.0.0.1/viewtopic.php?t=1', body })) as Item & { provenance: { posts: Array<{ root: { source: string }; author: { pinned: string } }> } };
+    await ex.close();
+    expect(item.kind).toBe('forum');
+    const posts = item.kind === 'forum' ? item.posts! : [];
+    expect(posts.map((p) => p.author)).toEqual(['alice', 'bob', 'alice', 'carol']);
+    expect(posts[3]!.content).toContain('Downgrading the firmware package');
+    expect(item.provenance.posts[1]).toMatchObject({ root: { source: 'pinned' }, author: { pinned: 'a.username' } });
+  });
+
   it('the spider schema refuses an unknown field and bad CSS, naming them', () => {
     const spider = { name: 's', startUrls: ['http://127.0.0.1/'] };
     expect(() => validateSpider({ ...spider, fields: { autor: '.byline' } })).toThrow(/fields\.autor: unknown field \(did you mean "author"\?\)/);
