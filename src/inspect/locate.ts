@@ -183,6 +183,18 @@ function attributeMatch(tree: DomTree, value: string, attrs: string[]): Hit | un
   return undefined;
 }
 
+/** The JSON-LD block (`<script type="application/ld+json">`) whose text holds `value`: where an
+ * extractor read a field the page does not show. */
+function jsonLdMatch(tree: DomTree, value: string): Hit | undefined {
+  const v = squash(value);
+  for (const n of tree.nodes) {
+    if (!(n instanceof Element) || n.name !== 'script' || !/ld\+json/i.test(n.attribs.type ?? '')) continue;
+    const text = n.children.map((c) => (c instanceof Text ? c.data : '')).join('');
+    if (squash(text).includes(v)) return { el: n };
+  }
+  return undefined;
+}
+
 function firstElement(tree: DomTree, name: string): Element | undefined {
   return tree.nodes.find((n): n is Element => n instanceof Element && n.name === name);
 }
@@ -194,7 +206,7 @@ function locateTitle(tree: DomTree, ix: TextIndex, title: string): Hit | undefin
   const meta = attributeMatch(tree, title, ['content']);
   if (meta) return meta;
   const t = firstElement(tree, 'title');
-  return t && ix.textOf(t).includes(squash(title)) ? { el: t } : undefined;
+  return t && ix.textOf(t).includes(squash(title)) ? { el: t } : jsonLdMatch(tree, title);
 }
 
 function locateAuthor(tree: DomTree, ix: TextIndex, author: string, from = 0): Hit | undefined {
@@ -202,7 +214,7 @@ function locateAuthor(tree: DomTree, ix: TextIndex, author: string, from = 0): H
   const best = found.find((el) => cueScore(el) > 0) ?? found[0];
   if (best) return { el: best };
   // a <meta name="author">: what an extractor read when the page shows no name (a post's too)
-  return attributeMatch(tree, author, ['content']);
+  return attributeMatch(tree, author, ['content']) ?? (from === 0 ? jsonLdMatch(tree, author) : undefined);
 }
 
 /** The date shown (`publishedAtText`), else the ISO value in a `<time datetime>` / `<meta content>`
@@ -217,7 +229,7 @@ function locateDate(tree: DomTree, ix: TextIndex, text: string | undefined, iso:
     const m = attributeMatch(tree, iso, ['datetime', 'content']) ?? attributeMatch(tree, iso.slice(0, 10), ['datetime', 'content']);
     if (m) return m;
   }
-  return text ? attributeMatch(tree, text, ['datetime', 'content']) : undefined;
+  return (text ? attributeMatch(tree, text, ['datetime', 'content']) : undefined) ?? (iso ? (jsonLdMatch(tree, iso) ?? jsonLdMatch(tree, iso.slice(0, 10))) : undefined);
 }
 
 function firstLine(content: string): string {
@@ -249,9 +261,11 @@ function locatePosts(tree: DomTree, ix: TextIndex, posts: Post[]): PostHits[] {
     const probe = firstLine(p.content);
     const contentEl = probe ? ix.find(probe, from)[0] : undefined;
     // Searched from where the previous post was found: floor k points into floor k's block.
-    const authorEl = p.author ? locateAuthor(tree, ix, p.author, Math.max(from, 1))?.el : undefined;
+    const authorHit = p.author ? locateAuthor(tree, ix, p.author, Math.max(from, 1)) : undefined;
+    // a <meta> (read from an attribute) is no element of the post
+    const authorEl = authorHit && !authorHit.attr ? authorHit.el : undefined;
     if (contentEl) o.content = { el: contentEl };
-    if (authorEl) o.author = { el: authorEl };
+    if (authorHit) o.author = authorHit;
     if (p.publishedAtText) o.publishedAt = locateDate(tree, ix, p.publishedAtText, undefined, Math.max(from, 1));
     const root = contentEl && authorEl ? commonAncestor(contentEl, authorEl) : contentEl;
     if (root && !TOO_WIDE.has(root.name)) o.root = { el: root };
