@@ -14,7 +14,7 @@
  * Runs after the extractors and before `main-content`, so a pinned `content` is the item's text.
  * What it pinned, with the element, goes to `ctx.scratch` for provenance (src/inspect).
  */
-import { load } from 'cheerio';
+import { lazyCheerio } from '../inspect/tree.js';
 import type { Element, ParentNode } from 'domhandler';
 import type { MiddlewareFactory, PageContext } from '../core/middleware.js';
 import { NotConfigured } from '../core/middleware.js';
@@ -54,13 +54,13 @@ export function splitSelector(spec: string): { css: string; attr?: string } {
   return m ? { css: m[1]!, attr: m[2]! } : { css: spec.trim() };
 }
 
-const probe = load('<p></p>');
+let probe: ReturnType<typeof import('cheerio').load> | undefined;
 /** Why a pinned selector cannot be used (bad CSS), or undefined when it can. */
 export function selectorProblem(spec: string): string | undefined {
   const { css } = splitSelector(spec);
   if (!css) return 'empty selector';
   try {
-    probe(css);
+    (probe ??= lazyCheerio()('<p></p>'))(css);
     return undefined;
   } catch (e) {
     return `not a CSS selector (${(e as Error).message})`;

@@ -9,7 +9,7 @@
  * and in a standard parse of the same decoded HTML (parse5, through cheerio: its selector, which a
  * user pastes into the browser's console and the report resolves).
  */
-import { load } from 'cheerio';
+import { createRequire } from 'node:module';
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import type { Page } from '../core/page.js';
 
@@ -62,7 +62,14 @@ export function pageTree(page: Page): DomTree {
   return page.memo('inspect:page-tree', () => domTree(page.document, (n) => page.indexOf(n), page.nodes));
 }
 
+/** cheerio, loaded on first use as src/core/page.ts does (~120 ms of start-up that a chain which
+ * never explains or pins a field should not pay: these modules are in every chain's imports). */
+let cheerioLoad: typeof import('cheerio').load | undefined;
+export function lazyCheerio(): typeof import('cheerio').load {
+  return (cheerioLoad ??= (createRequire(import.meta.url)('cheerio') as typeof import('cheerio')).load);
+}
+
 /** The HTML standard's tree of the page's decoded HTML (a browser's). */
 export function standardTree(page: Page): DomTree {
-  return page.memo('inspect:standard-tree', () => domTree(load(page.html).root()[0] as unknown as Document));
+  return page.memo('inspect:standard-tree', () => domTree(lazyCheerio()(page.html).root()[0] as unknown as Document));
 }
