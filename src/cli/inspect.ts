@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ExtractKind } from '../chain/extractor.js';
 import { UsageError } from './errors.js';
-import { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './extract.js';
+import { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
 // Static: this module is itself loaded only by `gleaner inspect` (each dynamic import is one more
 // file in the package, which has a file budget: test/package).
 import { fetchPage } from '../inspect/fetch.js';
