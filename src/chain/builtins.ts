@@ -14,6 +14,8 @@ import { followMiddleware } from '../../middleware/follow/index.js';
 import { layoutMiddleware, LAYOUT_PRIORITY, LAYOUT_DEFAULT_ON } from '../../middleware/layout/index.js';
 /** The page-type stage's provisional pages, for the crawl to hold their items (src/crawler/run/revisions.ts). */
 export { provisionalPages } from '../../middleware/classifier/index.js';
+import { pinnedFieldsMiddleware } from './pinned.js';
+import { provenanceMiddleware } from '../inspect/provenance.js';
 
 export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
   // Regions of a rendered page (render mode, `extract --render`) from its layout boxes: the
@@ -39,5 +41,10 @@ export const BUILTIN_MIDDLEWARE: Record<string, BuiltinEntry> = {
   // Every item carries the page's main text, whatever its kind (issue 11): fills content only
   // where the extractor left it empty.
   'main-content': { priority: 690, factory: mainContentMiddleware },
+  // A spider's `fields` selectors (src/chain/pinned.ts): win over the extractors, before
+  // main-content reads the item's text. On when the spider has `fields` (src/spider/config.ts).
+  'pinned-fields': { priority: 680, factory: pinnedFieldsMiddleware, optIn: true },
+  // `--explain`: where each field came from (src/inspect/locate.ts). Off by default.
+  provenance: { priority: 695, factory: provenanceMiddleware, optIn: true },
   follow: { priority: 900, factory: followMiddleware, crawlOnly: true },
 };

@@ -94,6 +94,8 @@ export interface BatchOptions {
   jobs?: number;
   /** Per-page budget, seconds (default: the crawl's, 10 s; see src/cli/batch.ts). */
   pageBudgetSecs?: number;
+  /** Add `provenance` to every item (`--explain`). */
+  explain?: boolean;
   /** Each record as soon as it is done (see the file's comment for the order), with its id. */
   onItem?: (record: BatchRecord) => void | Promise<void>;
   /** Each failed line, when it is found (before the pages are extracted). */
@@ -163,6 +165,7 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
     fetchedAt: o.fetchedAt,
     jobs: o.jobs,
     pageBudgetSecs: o.pageBudgetSecs,
+    explain: o.explain,
     onTimeout: (k, message) => {
       const e = entries[inputIndex[k]!]!;
       const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${message} (manifest id ${e.id})` };

@@ -59,6 +59,8 @@ export interface BatchRunOptions {
   pageBudgetSecs?: number | undefined;
   /** A page stopped by its budget (its item, an error item, also goes to onItem). */
   onTimeout?: ((page: number, message: string) => void) | undefined;
+  /** Add `provenance` to every item (`--explain`). */
+  explain?: boolean | undefined;
 }
 
 /** What a worker gets: the pages (bytes in `bytes` at `offsets[i]..offsets[i + 1]`), the groups in
@@ -111,7 +113,7 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
   const counter = new Int32Array(shared.counter);
   const slots = new Int32Array(shared.slots);
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
-  const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone });
+  const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone, middleware: shared.options.explain ? { provenance: true } : undefined });
   const run = async (idx: number[]) => {
     // A copy of each page's bytes: TextDecoder refuses views of shared memory.
     const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!)), site: shared.sites[i], fetchedAt }));
@@ -158,7 +160,7 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
     counter: new SharedArrayBuffer(4),
     slots: new SharedArrayBuffer(2 * 4 * jobs),
     epoch: Date.now(),
-    options: { kind: o.kind, stream: o.stream, timezone: o.timezone, fetchedAt: o.fetchedAt?.getTime() },
+    options: { kind: o.kind, stream: o.stream, timezone: o.timezone, fetchedAt: o.fetchedAt?.getTime(), explain: o.explain },
   };
 
   const out: Item[] = new Array(pages.length);

@@ -23,6 +23,8 @@ export interface CrawlCliOptions {
   workers?: number;
   workerId?: string;
   leaseSecs?: number;
+  /** `--ui [PORT]`: the live monitor (true: a free port). */
+  ui?: boolean | string;
 }
 
 /** `h:mm:ss` or `m:ss`. */

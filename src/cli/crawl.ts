@@ -12,6 +12,7 @@ import { consoleLogger } from '../crawler/log.js';
 import { LOG_LEVELS, isLogLevel } from '../crawler/log-levels.js';
 import { startChainPool } from '../crawler/pool/start.js';
 import { applyHeapPolicy } from '../crawler/memory.js';
+import { CrawlMonitor } from '../monitor/monitor.js';
 
 /**
  * A spider module can throw later, from a timer or a promise it started (a middleware's async
@@ -32,6 +33,29 @@ function guardSpiderErrors(spiderFile: string): void {
   };
   process.on('uncaughtException', onError);
   process.on('unhandledRejection', onError);
+}
+
+/** The monitor's sample interval, and the progress line's (the crawl's default). */
+const UI_SAMPLE_MS = 1_000;
+const PROGRESS_LINE_MS = 3_000;
+/** How long the monitor page stays served after the crawl ends (it shows the end, then stops). */
+const UI_LINGER_MS = 2_500;
+
+/** `--ui [PORT]`: the live monitor on 127.0.0.1 (src/monitor). */
+async function startUi(spider: string, port: true | string) {
+  const p = port === true ? 0 : Number(port);
+  if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
+  const monitor = new CrawlMonitor(spider);
+  const url = await monitor.listen(p);
+  process.stderr.write(`monitor at ${url}\n`);
+  return {
+    monitor,
+    async end(summary: Parameters<InstanceType<typeof CrawlMonitor>['finish']>[0]) {
+      monitor.finish(summary);
+      await new Promise((r) => setTimeout(r, UI_LINGER_MS));
+      await monitor.close();
+    },
+  };
 }
 
 export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Promise<void> {
@@ -69,6 +93,8 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     const chainPool = startChainPool(spider, { threads: opts.threads, spiderModule, storageDir: opts.storageDir, log });
     chainPool?.catch(() => {}); // reported by the crawl, which awaits it
     const { runSpider } = await import('../crawler/crawl.js');
+    const ui = opts.ui === undefined || opts.ui === false ? undefined : await startUi(spider.name, opts.ui);
+    let lastLine = 0;
     const summary = await runSpider(spider, {
       spiderModule,
       chainPool,
@@ -80,9 +106,19 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
       recrawl: opts.recrawl,
       storageDir: opts.storageDir,
       handleSignals: true,
-      onProgress: (p) => log.info(progressLine(p)),
+      // With --ui the monitor samples every second; the log line keeps its own pace.
+      progressIntervalMs: ui ? UI_SAMPLE_MS : undefined,
+      onProgress: (p) => {
+        ui?.monitor.onProgress(p);
+        if (!ui || Date.now() - lastLine >= PROGRESS_LINE_MS) {
+          lastLine = Date.now();
+          log.info(progressLine(p));
+        }
+      },
+      onItem: ui ? (item) => ui.monitor.onItem(item) : undefined,
     });
     process.stdout.write(summaryText(summary) + '\n');
+    if (ui) await ui.end(summary);
     if (summary.startUrlsFailed === summary.startUrls && summary.pages === 0) {
       // Nothing could be crawled at all: a script or CI job must see it.
       process.stderr.write(`gleaner: every start URL of "${summary.spider}" was refused or failed (${[...Object.keys(summary.failuresByReason), ...(summary.skippedByRobots ? ['robots.txt'] : [])].join(', ') || 'see above'})\n`);

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_INPUT_BYTES, fileUrl, readInput } from './read-input.js';
 import { extractManifest } from './batch-manifest.js';
 
 export { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
+export { runInspect } from './inspect.js';
 export { extractManifest, readManifest, type BatchOptions, type BatchFailure, type BatchRecord, type ManifestLine } from './batch-manifest.js';
 import { renderPages } from '../crawler/render-file.js';
 
@@ -44,6 +45,8 @@ export interface ExtractCliOptions {
   csvRows?: string;
   /** Render the pages in chromium first (src/crawler/render-file.ts): the layout stage reads their boxes. */
   render?: boolean;
+  /** Add `provenance` to every item (the `provenance` middleware, src/inspect). */
+  explain?: boolean;
 }
 
 export async function runExtract(files: string[], o: ExtractCliOptions): Promise<void> {
@@ -71,6 +74,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
         fetchedAt: o.fetchedAt,
         jobs: o.jobs,
         pageBudgetSecs: o.pageBudget,
+        explain: o.explain,
         onFailure: (f) => process.stderr.write(`gleaner: ${f.message}\n`),
         onItem: async (record) => {
           for (const s of sinks) await s.write(record);
@@ -83,7 +87,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
     return;
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');
-  const extractor = new Extractor({ kind, timezone: o.timezone, middleware: o.render ? { layout: true } : undefined });
+  const extractor = new Extractor({ kind, timezone: o.timezone, middleware: o.render || o.explain ? { ...(o.render ? { layout: true } : {}), ...(o.explain ? { provenance: true } : {}) } : undefined });
   const bodies: Array<[string, Buffer | string]> = [];
   for (const f of files) bodies.push([f, await readInput(f, maxBytes)]);
   if (o.render) {

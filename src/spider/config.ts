@@ -9,6 +9,7 @@ import type { Middleware, MiddlewareSetting } from '../core/middleware.js';
 import { BUILTIN_MIDDLEWARE } from '../chain/builtins.js';
 import { followRuleWarnings, globToRegExp, type FollowRule } from './follow-rules.js';
 import { suggest } from './suggest.js';
+import { selectorProblem, type PinnedFieldsConfig } from '../chain/pinned.js';
 
 export { suggest } from './suggest.js';
 
@@ -94,6 +95,10 @@ export interface SpiderConfig {
   middleware?: Record<string, MiddlewareSetting>;
   /** Your own middleware, slotted into the chain by their priority. */
   extraMiddleware?: Middleware[];
+  /** Pinned field selectors that win over the extractor (`{ author: '.byline a', publishedAt:
+   * 'time@datetime', posts: { root, author, content } }`), or rules of them scoped by URL glob
+   * (`[{ pattern, ...fields }]`): src/chain/pinned.ts. */
+  fields?: PinnedFieldsConfig;
   crawler?: CrawlerOptions;
   /** IANA zone for dates shown without an offset (default: from the page language). */
   timezone?: string;
@@ -227,6 +232,36 @@ const timezone = z.string().refine((tz) => {
   }
 }, 'unknown IANA time zone');
 
+const pinnedSelector = z.string().superRefine((v, c) => {
+  const p = selectorProblem(v);
+  if (p) c.addIssue({ code: 'custom', message: p });
+});
+const pinnedFieldSet = {
+  title: pinnedSelector.optional(),
+  author: pinnedSelector.optional(),
+  publishedAt: pinnedSelector.optional(),
+  content: pinnedSelector.optional(),
+  posts: z.strictObject({ root: pinnedSelector, author: pinnedSelector.optional(), publishedAt: pinnedSelector.optional(), content: pinnedSelector.optional() }).optional(),
+};
+const pinnedFieldsObject = z.strictObject(pinnedFieldSet);
+const pinnedFieldsRules = z.array(z.strictObject({ pattern, ...pinnedFieldSet })).min(1);
+/** One set of fields, or rules of them: checked by the form it has (a union would report only
+ * "Invalid input" for a misspelt field), problems named by their path with a suggestion. */
+const pinnedFields = z.unknown().superRefine((v, ctx) => {
+  const r = (Array.isArray(v) ? pinnedFieldsRules : pinnedFieldsObject).safeParse(v);
+  if (r.success) return;
+  for (const issue of r.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = Array.isArray(v) ? ['pattern', ...Object.keys(pinnedFieldSet)] : Object.keys(pinnedFieldSet);
+      const inPosts = issue.path[issue.path.length - 1] === 'posts';
+      for (const key of issue.keys) {
+        const hint = suggest(key, inPosts ? ['root', 'author', 'publishedAt', 'content'] : known);
+        ctx.addIssue({ code: 'custom', path: [...issue.path, key], message: `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}` });
+      }
+    } else ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  }
+});
+
 export const spiderSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only (it names storage folders)'),
   startUrls: z.array(httpUrl).min(1, 'at least one start URL'),
@@ -236,6 +271,7 @@ export const spiderSchema = z.strictObject({
   follow: z.array(z.strictObject({ pattern, label: z.string().min(1).optional(), follow: z.boolean().optional() })).optional(),
   middleware: z.record(z.string(), middlewareSetting).optional(),
   extraMiddleware: z.array(middlewareInstance).optional(),
+  fields: pinnedFields.optional(),
   crawler: crawlerSchema.optional(),
   timezone: timezone.optional(),
   siteKey: z.union([z.custom<(url: string) => string>((v) => typeof v === 'function', 'expected a function'), z.array(z.strictObject({ pattern, key: z.string().min(1) }))]).optional(),
@@ -346,6 +382,10 @@ export function validateSpider(raw: unknown, source = 'spider'): SpiderConfig {
   }
   if (problems.length) throw new SpiderConfigError(`${source}: ${problems.join('; ')}`, problems);
   const spider = result.data as SpiderConfig;
+  // Pinned fields run as the `pinned-fields` middleware: its settings carry them to every chain
+  // (worker threads included), unless the spider turned it off.
+  const pin = spider.middleware?.['pinned-fields'];
+  if (spider.fields && pin !== false) spider.middleware = { ...spider.middleware, 'pinned-fields': { ...(typeof pin === 'object' ? pin : {}), options: { fields: spider.fields } } };
   for (const w of followRuleWarnings(spider.follow)) warnOnce(spider.name, `${source}: ${w}`, w);
   return spider;
 }

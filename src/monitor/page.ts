@@ -1,0 +1,89 @@
+/**
+ * The monitor's page: one HTML string, its chart drawn as inline SVG by its own script from
+ * `/stats` (polled once a second while the crawl runs; polling stops when it has ended).
+ */
+export const MONITOR_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>gleaner crawl monitor</title>
+<style>
+body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222}
+h1{font-size:16px;margin:0 0 8px}
+.grid{display:grid;grid-template-columns:repeat(4,minmax(120px,1fr));gap:8px;margin:8px 0}
+.card{background:#f4f6fa;border-radius:6px;padding:6px 10px}.card b{display:block;font-size:20px}
+svg{background:#fbfbfd;border:1px solid #dde}
+table{border-collapse:collapse}td{padding:1px 8px 1px 0;vertical-align:top}
+#latest tr{cursor:pointer}#latest tr:hover{background:#ffe600}
+pre{background:#f4f6fa;padding:8px;white-space:pre-wrap;word-break:break-word;max-height:40vh;overflow:auto}
+.state-running{color:#1d8a5b}.state-ended{color:#b00}
+</style></head>
+<body>
+<h1>gleaner · <span id="spider"></span> · <span id="state"></span></h1>
+<div class="grid">
+<div class="card">pages<b id="pages">0</b></div>
+<div class="card">items<b id="items">0</b></div>
+<div class="card">queued<b id="queued">0</b></div>
+<div class="card">failed<b id="failed">0</b></div>
+</div>
+<svg id="chart" width="720" height="180" viewBox="0 0 720 180" role="img" aria-label="pages per second and items per second">
+<polyline id="pps" fill="none" stroke="#2a6cf0" stroke-width="2" points=""/>
+<polyline id="ips" fill="none" stroke="#1d8a5b" stroke-width="2" points=""/>
+<text x="6" y="14" font-size="11" fill="#2a6cf0">pages/s <tspan id="pps-now"></tspan></text>
+<text x="140" y="14" font-size="11" fill="#1d8a5b">items/s <tspan id="ips-now"></tspan></text>
+<text x="714" y="14" font-size="11" text-anchor="end" id="ymax"></text>
+</svg>
+<h2>Items by kind</h2><table id="kinds"></table>
+<h2>Failures by reason</h2><div id="failures">(counted at the end of the crawl; the running count is above)</div>
+<h2>Latest items (click: the item)</h2><table id="latest"></table>
+<pre id="item" hidden></pre>
+<script>
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => '&#' + c.charCodeAt(0) + ';');
+let timer;
+function line(samples, key, max) {
+  if (!samples.length) return '';
+  const t0 = samples[0].t, t1 = Math.max(samples[samples.length - 1].t, t0 + 1);
+  return samples.map((s) => ((s.t - t0) / (t1 - t0) * 700 + 10).toFixed(1) + ',' + (170 - (s[key] / max) * 145).toFixed(1)).join(' ');
+}
+function draw(st) {
+  $('spider').textContent = st.spider;
+  $('state').textContent = st.running ? 'running' : 'ended';
+  $('state').className = st.running ? 'state-running' : 'state-ended';
+  const p = st.progress || {};
+  $('pages').textContent = p.pages ?? 0;
+  $('items').textContent = st.items;
+  $('queued').textContent = p.queued ?? 0;
+  $('failed').textContent = p.failed ?? 0;
+  const max = Math.max(1, ...st.samples.map((s) => Math.max(s.pagesPerSec, s.itemsPerSec)));
+  $('pps').setAttribute('points', line(st.samples, 'pagesPerSec', max));
+  $('ips').setAttribute('points', line(st.samples, 'itemsPerSec', max));
+  const last = st.samples[st.samples.length - 1];
+  $('pps-now').textContent = last ? last.pagesPerSec.toFixed(1) : '';
+  $('ips-now').textContent = last ? last.itemsPerSec.toFixed(1) : '';
+  $('ymax').textContent = 'max ' + max.toFixed(1) + '/s';
+  $('kinds').innerHTML = Object.entries(st.itemsByKind).map(([k, n]) => '<tr><td>' + esc(k) + '</td><td>' + n + '</td></tr>').join('');
+  if (st.failuresByReason) $('failures').innerHTML = Object.keys(st.failuresByReason).length ? '<table>' + Object.entries(st.failuresByReason).map(([k, n]) => '<tr><td>' + esc(k) + '</td><td>' + n + '</td></tr>').join('') + '</table>' : 'none';
+  $('latest').innerHTML = st.latest.map((i) => '<tr data-n="' + i.n + '"><td>' + i.n + '</td><td>' + esc(i.kind) + '</td><td>' + esc(i.title || '') + '</td><td>' + esc(i.url) + '</td></tr>').join('');
+  document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
+  document.body.dataset.state = st.running ? 'running' : 'ended';
+}
+async function poll() {
+  try {
+    const st = await (await fetch('/stats')).json();
+    draw(st);
+    if (!st.running) return;
+  } catch (e) {
+    document.body.dataset.state = 'gone';
+    return;
+  }
+  timer = setTimeout(poll, 1000);
+}
+$('latest').addEventListener('click', async (ev) => {
+  const tr = ev.target.closest('tr');
+  if (!tr) return;
+  const r = await fetch('/items/' + tr.dataset.n);
+  $('item').hidden = false;
+  $('item').textContent = JSON.stringify(await r.json(), null, 2);
+});
+poll();
+</script>
+</body></html>
+`;
