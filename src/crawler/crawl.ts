@@ -323,7 +323,9 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   const robots = robotsCache(fx, opts.robotsFetcher);
   const fetcher = await pageFetcher(fx, robots, { memory: pageMemory, active: () => state.recrawling }, !!c.render);
   const admission = new LinkAdmission(frontier, links.rules.length > 0, stats);
-  const revisions = new RevisionHold<HeldRequest>({ store: out.store, log, chain, finish: (p) => pages.finishHeld(p) });
+  // Items held for their page type (revisions.ts) in local crawls: a shared crawl ends when every
+  // worker's pages are done, so a held page would keep it from ending (its pages are stored as typed)
+  const revisions = opts.itemSink ? undefined : new RevisionHold<HeldRequest>({ store: out.store, log, chain, finish: (p) => pages.finishHeld(p) });
   const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions });
   const failures = new FailureHandler({ frontier, stats, stop, log, maxFailedPages: c.maxFailedPages, settle, release: () => budget.release() });
   const shared = sharedFinish(frontier, requestManager, stop);
@@ -352,7 +354,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
     const until = Date.now() + DEFAULTS.stopGraceMs;
     while (pages.active > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     // Items held for their page type (revisions.ts) are final now; interrupted, their pages stay pending.
-    if (!stop.interrupted) await revisions.releaseAll();
+    if (!stop.interrupted) await revisions?.releaseAll();
   } finally {
     stop.close();
     stopTimers();
