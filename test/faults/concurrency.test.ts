@@ -6,13 +6,9 @@
  * hold under load too (the figures are printed).
  */
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startLatencyServer } from './latency-server.js';
+import { crawlInChild } from './run-child.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 /** In flight within the first 10 s: the old ramp reached 5 here (9 at most, ever); 18–41 measured
  * with this one at load 11–16 on 2 cores. */
 const MIN_IN_FLIGHT_10S = 12;
@@ -33,18 +29,9 @@ describe('concurrency ramp on a 0–300 ms latency server', () => {
           { pattern: '**/list/*.html', label: 'list' },
         ],
       };
-      const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
-        cwd: root,
-        env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), 'gleaner-ramp-')) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      const code = await new Promise<number | null>((r) => child.on('exit', r));
-      expect(code, err).toBe(0);
-      const { summary } = JSON.parse(out.trim().split('\n').pop()!);
+      const { code, stderr, result } = await crawlInChild<{ summary: { pages: number } }>(spider, 'gleaner-ramp-');
+      expect(code, stderr).toBe(0);
+      const { summary } = result!;
       const max10 = Math.max(...server.inFlight.filter(([t]) => t <= 10_000).map(([, n]) => n));
       const at30 = server.inFlight.find(([, n]) => n >= 30)?.[0];
       const spanSecs = server.inFlight[server.inFlight.length - 1]![0] / 1000;

@@ -5,13 +5,9 @@
  * user runs it: the built package in a child process (crawl-child.mjs), peak RSS from the kernel.
  */
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { serve } from '../fixtures/crawler/server.js';
+import { crawlInChild } from './run-child.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 /** 24 pages in the suite (~75 s); `GLEANER_WIDE_PAGES=60` is the issue's case: 599,941 URLs left
  * queued, every page an item, peak RSS 318 MB, 185 s (2026-12-02, quiet 2-core machine). */
 const PAGES = Number(process.env.GLEANER_WIDE_PAGES ?? 24);
@@ -31,18 +27,9 @@ describe('pages of 10,000 unique links', () => {
     const server = await serve((p) => (p === '/robots.txt' ? undefined : { body: widePage(p === '/' ? '/w' : p) }));
     try {
       const spider = { name: 'wide', startUrls: [`${server.url}/`], allowPrivateAddresses: true, maxPages: PAGES, crawler: { robotsTxt: false } };
-      const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
-        cwd: root,
-        env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), 'gleaner-wide-')) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      const code = await new Promise<number | null>((r) => child.on('exit', r));
-      expect(code, err).toBe(0);
-      const { summary, peakRssMB, ms } = JSON.parse(out.trim().split('\n').pop()!) as { summary: { pages: number; items: number; queued: number; timeouts?: Record<string, number>; itemsByKind: Record<string, number> }; peakRssMB: number; ms: number };
+      const { code, stderr, result } = await crawlInChild<{ summary: { pages: number; items: number; queued: number; timeouts?: Record<string, number>; itemsByKind: Record<string, number> }; peakRssMB: number; ms: number }>(spider, 'gleaner-wide-');
+      expect(code, stderr).toBe(0);
+      const { summary, peakRssMB, ms } = result!;
       console.log(`wide links: ${summary.pages} pages, ${summary.queued.toLocaleString('en')} URLs left queued, items ${JSON.stringify(summary.itemsByKind)}, over budget ${JSON.stringify(summary.timeouts ?? {})}; peak RSS ${peakRssMB.toFixed(0)} MB; ${(ms / 1000).toFixed(1)} s`);
       expect(summary.pages).toBe(PAGES);
       expect(summary.queued).toBeGreaterThanOrEqual(PAGES * LINKS - PAGES * 2);
