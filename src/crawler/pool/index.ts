@@ -131,7 +131,8 @@ export class ChainPool {
       atomics: 'disabled',
       idleTimeout: Number.MAX_SAFE_INTEGER,
       workerData: init,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      // the small-heap policy (GLEANER_HEAP=small, src/crawler/memory.ts) caps the workers' nursery
+      ...(process.env.GLEANER_HEAP === 'small' ? { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } } : {}),
     });
     const cp = new ChainPool(pool, o, threads, table);
     try {

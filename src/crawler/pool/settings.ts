@@ -17,11 +17,12 @@ export const MAX_IN_FLIGHT = 4096;
  */
 export const LARGE_PAGE_BYTES = 1024 * 1024;
 /**
- * A chain worker's young generation (V8's nursery, where a page's parse lives and dies). V8's
- * default let each worker hold ~34 MB of it; at 12 MB the realistic crawl with two workers ended at
- * 384-391 MB RSS and peaked at 411-426 MB, against 404-432 and 495-537 MB by default, for the same
- * CPU per page within the noise (25-29 ms; bench:crawl --only gleaner-2t, load 20+). 8 MB gained
- * nothing more (423 / 428 MB).
+ * A chain worker's young generation (V8's nursery, where a page's parse lives and dies) under the
+ * small-heap policy (`GLEANER_HEAP=small`). V8's default lets each worker hold ~34 MB of it. Realistic
+ * crawl, two workers (bench:crawl --only gleaner-2t, one run each, 2026-12-02 quiet machine):
+ * default (64) 67.7 pages/s, 24.4 CPU ms/page, RSS end 550 / peak 581 MB; 24: 63.9, 25.8, 516 / 535;
+ * 12: 53.8, 31.3, 420 / 504 — ~130 MB less for ~25 % more CPU (GC of the small nursery), so the
+ * default crawl keeps V8's size and the small-heap policy takes 12.
  */
 export const WORKER_YOUNG_GENERATION_MB = 12;
 /** How long `close` waits for the workers to close their chains (`Middleware.close`). */
