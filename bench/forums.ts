@@ -51,6 +51,7 @@ import type { MiddlewareSetting } from '../src/core/middleware.js';
 import { extractForum, ownText } from '../middleware/forum/index.js';
 import { FLOOR_MODEL_ENV } from '../middleware/forum/model.js';
 import type { FloorFolds } from './train-floors.js';
+import type { GoldPost } from './lib/forum-gold.js';
 
 /** Text match threshold of the data README. */
 const TEXT_SIMILARITY = 0.95;
@@ -147,13 +148,7 @@ export function wcxbF1(predicted: string, gold: string): number {
 // ------------------------------------------------------------------------------------------------
 // Data sets
 
-export interface GoldPost {
-  text: string;
-  author?: string | null;
-  authorUrl?: string | null;
-  datetime?: string | null;
-  isMain?: boolean;
-}
+export type { GoldPost } from './lib/forum-gold.js';
 
 export interface Case {
   set: SetName;

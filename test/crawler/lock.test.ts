@@ -7,11 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 import { GLEANER_BIN } from '../fixtures/cli.js';
+import { datasetUrls as urlsOf } from '../fixtures/dataset.js';
 
 const LISTS = 4;
 const PER_LIST = 10;
@@ -28,19 +29,7 @@ function spiderFile(dir: string, url: string, extra = ''): string {
   return file;
 }
 
-const datasetUrls = (storage: string): string[] => {
-  const dir = path.join(storage, 'datasets', 'locked');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^\d+\.json$/.test(f))
-    .flatMap((f) => {
-      try {
-        return [JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string];
-      } catch {
-        return [];
-      }
-    });
-};
+const datasetUrls = (storage: string): string[] => urlsOf(storage, 'locked');
 
 /** A whole `gleaner crawl` (asynchronous: the fixture server answers from this process). */
 const crawl = (cwd: string, file: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>

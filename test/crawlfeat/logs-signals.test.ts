@@ -3,13 +3,14 @@
  * file, and kill -TERM stopping the crawl (no request after) so that the next run resumes it. */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
 import { silentLogger } from '../../src/core/middleware.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 import { GLEANER_BIN } from '../fixtures/cli.js';
+import { datasetUrls } from '../fixtures/dataset.js';
 
 const LISTS = 6;
 const PER_LIST = 8;
@@ -27,10 +28,7 @@ const spiderSource = (url: string) => `export default {
 };
 `;
 
-const stored = (storage: string) => {
-  const dir = path.join(storage, 'datasets', 'slow');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => /^\d+\.json$/.test(f)).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string) : [];
-};
+const stored = (storage: string) => datasetUrls(storage, 'slow');
 
 describe('logs, stats and signals', () => {
   it('kill -TERM on gleaner stops the crawl cleanly; debug lines, progress with ETA, stats file; the next run resumes', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
 import { silentLogger } from '../../src/core/middleware.js';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
+import { datasetUrls } from '../fixtures/dataset.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const LISTS = 6;
@@ -13,19 +14,7 @@ const PER_LIST = 8;
 /** Per-response delay: the child crawl takes several seconds, so the kill lands mid-crawl. */
 const DELAY_MS = 60;
 
-function storedUrls(storageDir: string): string[] {
-  const dir = path.join(storageDir, 'datasets', 'resume');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^\d+\.json$/.test(f))
-    .flatMap((f) => {
-      try {
-        return [JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string];
-      } catch {
-        return []; // torn by the kill: repaired on the next run
-      }
-    });
-}
+const storedUrls = (storageDir: string): string[] => datasetUrls(storageDir, 'resume');
 
 describe('resume after an interrupted crawl', () => {
   it.each(['SIGKILL', 'SIGINT'] as const)('%s: loses and duplicates no items', async (signal) => {

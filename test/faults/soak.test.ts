@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
+import { datasetUrlsIn } from '../fixtures/dataset.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 /** 1 home + 40 lists + 1,960 stories = 2,001 pages. */
@@ -18,18 +19,7 @@ const KILLS = 10;
 /** The soak must fit in CI: 3 minutes (issue 14). */
 const SOAK_BUDGET_MS = 180_000;
 
-function storedUrls(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^\d+\.json$/.test(f))
-    .flatMap((f) => {
-      try {
-        return [JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string];
-      } catch {
-        return []; // torn by the kill: repaired by the next run
-      }
-    });
-}
+const storedUrls = datasetUrlsIn;
 
 function storedCount(dir: string): number {
   return existsSync(dir) ? readdirSync(dir).filter((f) => /^\d+\.json$/.test(f)).length : 0;

@@ -6,30 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, smallSite, smallSitePaths } from '../fixtures/crawler/server.js';
 import { GLEANER_BIN, root } from '../fixtures/cli.js';
+import { datasetUrls } from '../fixtures/dataset.js';
 
 const LISTS = 4;
 const PER_LIST = 10;
 /** The issue's bound: the whole process tree gone within 3 s of the signal. */
 const GONE_MS = 3_000;
 
-const stored = (storage: string): string[] => {
-  const dir = path.join(storage, 'datasets', 'wrapped');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^\d+\.json$/.test(f))
-    .flatMap((f) => {
-      try {
-        return [new URL(JSON.parse(readFileSync(path.join(dir, f), 'utf8')).url as string).pathname];
-      } catch {
-        return [];
-      }
-    });
-};
+const stored = (storage: string): string[] => datasetUrls(storage, 'wrapped').map((u) => new URL(u).pathname);
 
 /** PIDs of the processes whose command line mentions `marker` (the whole tree of one run). */
 function pidsOf(marker: string): number[] {
