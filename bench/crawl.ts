@@ -441,10 +441,54 @@ function profileSummary(dir: string, pid: number | undefined, top = 10): string[
     });
   }
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
+  const areas = [...profileAreas(dir, files)].sort((a, b) => b[1] - a[1]).slice(0, 2 * top);
   return [
     `CPU profile of the gleaner crawl process (${files.length} thread profiles, ${(total / 1e6).toFixed(1)} s sampled, idle excluded): top ${top} by self time`,
     ...rows.map(([k, v], i) => `${String(i + 1).padStart(2)}. ${(v / 1e3).toFixed(0).padStart(6)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`),
+    `time by area, callees included (a sample counts once for each area on its stack; GC and native frames count for their callers' areas): top ${2 * top}`,
+    ...areas.map(([k, v], i) => `${String(i + 1).padStart(2)}. ${(v / 1e3).toFixed(0).padStart(6)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`),
   ];
+}
+
+/** The area of a source file: `middleware/<dir>`, `src/<dir>`, `~/<package>` or `node:<module>`. */
+function areaOf(url: string): string | undefined {
+  if (!url) return undefined;
+  const file = url.replace(/^file:\/\//, '');
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  if (pkg) return `~/${pkg[1]}`;
+  if (file.startsWith('node:')) return file.split('/')[0];
+  const rel = file.replace(ROOT + '/', '').replace(/^dist\//, '');
+  const parts = rel.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+/** Sampled time per area, callees included, over the given profiles (idle and program excluded). */
+function profileAreas(dir: string, files: string[]): Map<string, number> {
+  const byArea = new Map<string, number>();
+  for (const f of files) {
+    const prof = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CpuProfile;
+    const parent = new Map<number, number>();
+    for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    /** Areas on each node's stack, memoised per node. */
+    const stackAreas = new Map<number, Set<string>>();
+    const areasOf = (id: number): Set<string> => {
+      const seen = stackAreas.get(id);
+      if (seen) return seen;
+      const up = parent.get(id);
+      const set = new Set(up === undefined ? [] : areasOf(up));
+      const a = areaOf(byId.get(id)?.callFrame.url ?? '');
+      if (a) set.add(a);
+      stackAreas.set(id, set);
+      return set;
+    };
+    prof.samples.forEach((id, i) => {
+      const name = byId.get(id)?.callFrame.functionName;
+      if (name === '(idle)' || name === '(program)') return;
+      for (const a of areasOf(id)) byArea.set(a, (byArea.get(a) ?? 0) + (prof.timeDeltas[i] ?? 0));
+    });
+  }
+  return byArea;
 }
 
 interface SiteServer {
@@ -502,6 +546,8 @@ async function runRealistic(variant: string, site: SiteServer, work: string, pro
     : ['npm', 'run', '--silent', 'crawl', '--', spiderFile, '--fresh', ...extra];
   const r = await runMeasured(cmd, env, profileDir ? 'bin/gleaner.js' : 'bin/dev.mjs', statsUrl);
   if (r.code !== 0) throw new Error(`${variant} exited ${r.code}: ${r.stderr.slice(-800)}`);
+  // GLEANER_STAGE_TIMES=1 (src/chain/chain.ts): the crawl's stage times, shown as they come
+  for (const line of r.stderr.split('\n')) if (line.startsWith('gleaner stage times')) process.stderr.write(`${variant}: ${line}\n`);
   const pages = Number(/pages:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN);
   const items = /items:\s+(.*)/.exec(r.stdout)?.[1];
   const failures = /failures:\s+(\d+)/.exec(r.stdout)?.[1];

@@ -152,8 +152,10 @@ export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' |
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
   const { anchors, ix } = analysePage(page, options);
   const model = options.model ?? undefined;
-  const { records, pagination } = chooseRecords(ix, anchors, options.layouts, model);
+  const choice = chooseRecords(ix, anchors, options.layouts, model);
+  const { records } = choice;
   if (!records.length) return null;
+  const { pagination } = choice;
 
   const posts = readFloors(ix, records, anchors, model);
   // The first floor is the thread's main post only on the thread's first page: the pagination

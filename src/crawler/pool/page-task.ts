@@ -6,7 +6,7 @@
  */
 import { createPage } from '../../core/page.js';
 import { BinaryContentError } from '../../core/decode.js';
-import { MiddlewareError } from '../../chain/chain.js';
+import { clockStage, MiddlewareError, stageClock, stageNow } from '../../chain/chain.js';
 import { finishItem, processPage } from '../../chain/process.js';
 import { problemOf } from '../pipeline.js';
 import { candidateLinks } from '../links.js';
@@ -17,12 +17,14 @@ export { errorItem, PARSE_STAGE, type PageEnv, type PageOutcome, type PageTask }
 export async function runPageTask(task: PageTask, env: PageEnv): Promise<PageOutcome> {
   const fetchedAt = new Date(task.fetchedAt);
   let page;
+  let t0 = stageClock ? stageNow() : 0;
   try {
     page = createPage({ url: task.url, body: task.body, contentType: task.contentType, fetchedAt });
   } catch (e) {
     if (!(e instanceof BinaryContentError)) throw e;
     return { type: 'binary', item: errorItem(task, env.spider, e.message) };
   }
+  if (stageClock) clockStage('parse', t0);
   let ctx;
   try {
     ctx = await processPage(page, task.request, { spider: env.spider, chain: env.chain, store: env.store, log: env.log, siteKey: task.siteKey, timezone: env.timezone });
@@ -32,8 +34,12 @@ export async function runPageTask(task: PageTask, env: PageEnv): Promise<PageOut
     const stack = e.cause instanceof Error && e.cause.stack ? e.cause.stack.split('\n').slice(1, 9).join('\n') : '';
     return { type: 'middleware-error', middleware: e.middleware, message: stack ? `${e.message}\n${stack}` : e.message };
   }
+  t0 = stageClock ? stageNow() : 0;
   const links = candidateLinks(ctx.follow, task.request, task.url, env.links);
+  if (stageClock) clockStage('links', t0);
   if (ctx.drop) return { type: 'page', drop: ctx.drop, links };
+  t0 = stageClock ? stageNow() : 0;
   const item = finishItem(ctx, env.spider);
+  if (stageClock) clockStage('finish', t0);
   return { type: 'page', item, invalid: problemOf(item), links };
 }
