@@ -84,6 +84,56 @@ describe('site state across workers (SiteStateHub)', () => {
     a.close();
   });
 
+  it('hands over the properties of a plain object that changed, not the whole value; a worker that missed a replacement gets it whole', () => {
+    const hub = new SiteStateHub(new Set(['template']));
+    const store = new MemorySiteStore();
+    store.site('s').data.state = { big: Array.from({ length: 50 }, (_, i) => i), count: 0, gone: 'x' }; // from a previous crawl
+    hub.store = store;
+    const { port1: a, port2: b } = new MessageChannel();
+    const { port1: c } = new MessageChannel();
+    const [workerA, workerB, workerC] = [0, 1, 2].map(() => new WorkerSiteCache(new Set(['template'])));
+    const answers: StageAnswer[] = [];
+    const take = (x: StageAnswer) => void answers.push(x);
+    for (let seq = 1; seq <= 4; seq++) hub.admit(seq, 's');
+    hub.stage(a, { id: 1, seq: 1, siteKey: 's', stage: 1, changes: [] }, take);
+    expect(answers[0]!.updates).toEqual([{ key: 'state', version: 0, json: JSON.stringify(store.site('s').data.state) }]);
+    workerA.update('s', answers[0]!.updates);
+    // page 1 counts one up and deletes a property: only those two travel
+    const viewA = workerA.view('s');
+    const state = viewA.data.state as { count: number; gone?: string };
+    state.count++;
+    delete state.gone;
+    const changes = viewA.changes();
+    expect(changes).toEqual([{ key: 'state', parts: [['count', '1'], ['gone', undefined]] }]);
+    expect(viewA.changes()).toEqual([]); // nothing new since
+    hub.done(a, { seq: 1, siteKey: 's', changes });
+    expect(store.site('s').data.state).toEqual({ big: Array.from({ length: 50 }, (_, i) => i), count: 1 });
+    // worker B never saw the key: the value whole, as its parts
+    hub.stage(b, { id: 2, seq: 2, siteKey: 's', stage: 1, changes: [] }, take);
+    expect(answers[1]!.updates).toHaveLength(1);
+    expect(answers[1]!.updates[0]).toMatchObject({ key: 'state', version: 1, replace: true });
+    workerB.update('s', answers[1]!.updates);
+    expect(workerB.view('s').data.state).toEqual({ big: Array.from({ length: 50 }, (_, i) => i), count: 1 });
+    // page 2 (worker B) counts again: worker A, at version 1, gets the one property
+    const viewB = workerB.view('s');
+    (viewB.data.state as { count: number }).count++;
+    hub.done(b, { seq: 2, siteKey: 's', changes: viewB.changes() });
+    hub.stage(a, { id: 3, seq: 3, siteKey: 's', stage: 1, changes: [] }, take);
+    expect(answers[2]!.updates).toEqual([{ key: 'state', version: 2, parts: [['count', '2']] }]);
+    workerA.update('s', answers[2]!.updates);
+    expect(workerA.view('s').data.state).toEqual({ big: Array.from({ length: 50 }, (_, i) => i), count: 2 });
+    // page 3 (worker A) replaces the value with a new object: worker C and B get it as their updates say
+    const viewA3 = workerA.view('s');
+    viewA3.data.state = { fresh: true };
+    hub.done(a, { seq: 3, siteKey: 's', changes: viewA3.changes() });
+    hub.stage(c, { id: 4, seq: 4, siteKey: 's', stage: 1, changes: [] }, take);
+    workerC.update('s', answers[3]!.updates);
+    expect(workerC.view('s').data.state).toEqual({ fresh: true });
+    expect(store.site('s').data.state).toEqual({ fresh: true });
+    a.close();
+    c.close();
+  });
+
   it('a page that left a gated stage and said its next one lets later pages through every stage before it', () => {
     const hub = new SiteStateHub(new Set(['template']));
     hub.store = new MemorySiteStore();
