@@ -432,6 +432,7 @@ function loadCheerio(): typeof import('cheerio').load {
 
 /** Build the page model from raw bytes (or an already decoded string). */
 export function createPage(input: PageInput): Page {
+  const resolved = new Map<string, string | undefined>();
   const decoded = decodeBody(input.body, input.contentType);
   const document = parseHtml(decoded.text);
   let { nodes, index, segments } = walk(document);
@@ -484,7 +485,14 @@ export function createPage(input: PageInput): Page {
     indexOf: (node) => index.get(node) ?? -1,
     jsonLd: () => (jsonLdCache ??= collectJsonLd(document)),
     $: () => ($cache ??= loadCheerio()(document as never, {}, false)),
-    resolve: (href) => resolveUrl(href, baseUrl),
+    resolve: (href) => {
+      // each stage resolves the page's links again (classifier, lists, follow …): once per href
+      if (!href) return undefined;
+      if (resolved.has(href)) return resolved.get(href);
+      const url = resolveUrl(href, baseUrl);
+      resolved.set(href, url);
+      return url;
+    },
     lang: () => (langCache ??= { v: computeLang() }).v,
     memo<T>(key: string, build: () => T): T {
       if (memos.has(key)) return memos.get(key) as T;

@@ -91,7 +91,9 @@ describe('site state across workers (SiteStateHub)', () => {
     hub.store = store;
     const { port1: a, port2: b } = new MessageChannel();
     const { port1: c } = new MessageChannel();
-    const [workerA, workerB, workerC] = [0, 1, 2].map(() => new WorkerSiteCache(new Set(['template'])));
+    const workerA = new WorkerSiteCache(new Set(['template']));
+    const workerB = new WorkerSiteCache(new Set(['template']));
+    const workerC = new WorkerSiteCache(new Set(['template']));
     const answers: StageAnswer[] = [];
     const take = (x: StageAnswer) => void answers.push(x);
     for (let seq = 1; seq <= 4; seq++) hub.admit(seq, 's');
