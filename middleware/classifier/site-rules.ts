@@ -126,6 +126,8 @@ export interface ShapeCounts {
   o: number;
   /** Entries of the site's lists in this shape. */
   i: number;
+  /** Pages of this shape typed forum (absent in state written before it). */
+  f?: number;
   /** Observation counter when last touched (pruning). */
   t: number;
 }
@@ -143,6 +145,9 @@ export interface SiteTypeState {
   /** URLs the site's lists listed (hashes of pageKey, oldest first) and how many lists did. */
   listed: number[];
   listedCount: number[];
+  /** URLs typed forum (hashes of pageKey, oldest first; absent in state written before it): a
+   * forum's thread pages, which its board pages list. */
+  forum?: number[];
   /** Main lists seen (fingerprint of their URLs → pages that showed it, and when last): a block
    * of links shown unchanged on many pages (a side panel of recent posts) is the template's, not a
    * page's own list. */
@@ -182,7 +187,7 @@ export function readSiteTypeState(value: unknown): SiteTypeState {
   return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' && Array.isArray(v.early) && Array.isArray(v.revisions) ? v : emptySiteTypeState();
 }
 
-function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i', t: number): void {
+function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f', t: number): void {
   if (key === undefined) return;
   let c = map[key];
   if (!c) {
@@ -194,7 +199,7 @@ function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 
     }
     c = map[key] = { d: 0, l: 0, o: 0, i: 0, t };
   }
-  c[field]++;
+  c[field] = (c[field] ?? 0) + 1;
   c.t = t;
 }
 
@@ -234,10 +239,16 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
       delete state.blocks[oldest];
     }
   }
-  const field = label === 'list' ? 'l' : label === 'other' ? 'o' : label === 'detail' ? 'd' : undefined;
+  const field = label === 'list' ? 'l' : label === 'other' ? 'o' : label === 'detail' ? 'd' : label === 'forum' ? 'f' : undefined;
   if (field) {
     bump(state.shapes, urlShape(url)?.shape, field, t);
     bump(state.sections, urlSection(url), field, t);
+  }
+  if (label === 'forum') {
+    const k = pageKey(url);
+    const forum = (state.forum ??= []);
+    if (k !== undefined && !forum.includes(hash(k))) forum.push(hash(k));
+    if (forum.length > MAX_LISTED) forum.splice(0, forum.length - MAX_LISTED);
   }
   if (label !== 'list' || !listItems.length) return state;
   let host: string;
@@ -357,6 +368,12 @@ function postLike(state: SiteTypeState, url: string, index: Map<number, number>)
   if (listedCount(state, url, index) > 0) return true;
   const s = urlShape(url)?.shape;
   return s !== undefined && (state.shapes[s]?.i ?? 0) >= 2;
+}
+
+/** Whether a page is one of the site's posts by the site's own evidence: the site has shown
+ * evidence, and a list of the site listed the page or its URL shape is that of the lists' entries. */
+export function sitePost(state: SiteTypeState, url: string): boolean {
+  return siteKnows(state) && postLike(state, url, listedIndex(state));
 }
 
 /** The page's feature vector from the site's state before the page. */
@@ -482,7 +499,7 @@ export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: st
   // (a site that has shown no evidence yet — a single page, a crawl's first pages — has nothing to
   // say against the classifier: its pages keep the classifier's type, and those of a crawl are
   // typed again once the site shows evidence: reviseEarlyPages)
-  if (document || result.label === 'forum' || !siteKnows(state)) return result;
+  if (document || result.label === 'forum' || !siteKnows(state) || forumBoard(state, url, result, evidence)) return result;
   const x = siteFeatures(state, url, result, evidence);
   const probs = siteProbabilities(model, x);
   const forum = result.probabilities.forum ?? 0;
@@ -493,6 +510,45 @@ export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: st
     if (probs[i]! > probs[best]!) best = i;
   });
   return { label: SITE_LABELS[best]!, probabilities: { detail: probabilities.detail!, list: probabilities.list!, forum: probabilities.forum!, other: probabilities.other! } };
+}
+
+/** Entries of a page, led to pages typed forum, at which (and at FORUM_BOARD_SHARE of its entries)
+ * the page is a board of the site's forum. */
+const FORUM_BOARD_MIN = 2;
+const FORUM_BOARD_SHARE = 0.5;
+
+/**
+ * Whether a page the classifier calls a list is a board of the site's forum: most of its entries
+ * (its list items, else its main list) lead to pages typed forum — each one's URL was, or its URL
+ * shape is one whose typed pages were mostly forum threads. Such a page keeps the classifier's type,
+ * as the forum threads do: the site model has learned from blogs, where a list page in the posts'
+ * URL shape is a post with a list of related posts; no development site has a forum to learn from.
+ */
+export function forumBoard(state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence): boolean {
+  if (result.label !== 'list' || !state.forum?.length) return false;
+  const forum = new Set(state.forum);
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    return false;
+  }
+  const self = pageKey(url);
+  const entries = new Set<string>();
+  for (const u of evidence.listItems?.length ? evidence.listItems : evidence.mainEntries) {
+    const k = pageKey(u);
+    try {
+      if (k !== undefined && k !== self && new URL(u).host === host) entries.add(u);
+    } catch {
+      /* not a URL */
+    }
+  }
+  let threads = 0;
+  for (const u of entries) {
+    const c = state.shapes[urlShape(u)?.shape ?? ''];
+    if (forum.has(hash(pageKey(u)!)) || (c && (c.f ?? 0) >= FORUM_BOARD_MIN && (c.f ?? 0) > c.d + c.l + c.o)) threads++;
+  }
+  return threads >= FORUM_BOARD_MIN && threads >= FORUM_BOARD_SHARE * entries.size;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import {
   decideOnSite,
   emptySiteTypeState,
   fingerprint,
+  forumBoard,
   laterPage,
   listedCount,
   MAX_BLOCKS,
@@ -23,6 +24,7 @@ import {
   pageKey,
   readSiteTypeState,
   siteFeatures,
+  sitePost,
   siteTypeModel,
   SITE_FEATURES,
   SITE_TYPE_MODEL_ENV,
@@ -151,6 +153,45 @@ describe('the site model', () => {
     const forum = { label: 'forum', probabilities: { detail: 0.1, list: 0.2, forum: 0.7, other: 0 } };
     const ev = { mainEntries: [], mainOpen: false, learnedEntries: [], childLinks: 0 };
     expect(decideOnSite(SITE_TYPE_MODEL, emptySiteTypeState(), 'https://b.example/t/1', forum, ev, false)).toBe(forum);
+  });
+});
+
+describe('a forum beside the blog (issue 23): board pages', () => {
+  const U = (p: string) => `https://f.example${p}`;
+  const threads = [101, 102, 103, 201, 202].map((id) => U(`/forum/thread-${id}-1-1.html`));
+  const listType = { label: 'list', probabilities: { detail: 0.01, list: 0.92, forum: 0.07, other: 0 } };
+  const board = { mainEntries: threads.slice(0, 3), mainOpen: true, learnedEntries: [], childLinks: 0, listItems: threads.slice(0, 3) };
+  /** The site after its forum index listed the threads and they were typed `threadType`. */
+  const site = (threadType: 'forum' | 'detail') => {
+    const state = emptySiteTypeState();
+    observeTypedPage(state, U('/forum/'), 'list', threads);
+    for (const t of threads) observeTypedPage(state, t, threadType);
+    return state;
+  };
+  it('a list page whose entries lead to pages typed forum threads is a board: it keeps the classifier\'s list type', () => {
+    const state = site('forum');
+    expect(forumBoard(state, U('/forum/board-1.html'), listType, board)).toBe(true);
+    expect(decideOnSite(SITE_TYPE_MODEL, state, U('/forum/board-1.html'), listType, board, false)).toBe(listType);
+  });
+  it('the same page among posts (entries typed detail), or with most entries elsewhere, is for the site model to decide', () => {
+    expect(forumBoard(site('detail'), U('/forum/board-1.html'), listType, board)).toBe(false);
+    const mixed = { ...board, listItems: [...threads.slice(0, 2), ...['a', 'b', 'c', 'd'].map((s) => U(`/2024/01/01/${s}/`))] };
+    expect(forumBoard(site('forum'), U('/forum/board-1.html'), listType, mixed)).toBe(false);
+    // and a page the classifier does not call a list is no board
+    expect(forumBoard(site('forum'), U('/forum/board-1.html'), { ...listType, label: 'detail' }, board)).toBe(false);
+  });
+  it('the forum URLs kept are bounded and survive JSON', () => {
+    const state = emptySiteTypeState();
+    for (let i = 0; i < MAX_LISTED + 50; i++) observeTypedPage(state, U(`/t/${i}.html`), 'forum');
+    expect(state.forum!.length).toBe(MAX_LISTED);
+    expect(readSiteTypeState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+  });
+  it('a post of the site by its evidence: listed by its lists, once the site showed evidence', () => {
+    const state = emptySiteTypeState();
+    expect(sitePost(state, threads[0]!)).toBe(false);
+    observeTypedPage(state, U('/forum/'), 'list', threads);
+    expect(sitePost(state, threads[0]!)).toBe(true);
+    expect(sitePost(state, U('/about/'))).toBe(false);
   });
 });
 

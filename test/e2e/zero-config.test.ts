@@ -46,13 +46,11 @@ describe('zero-config crawl of the demo site', () => {
       // on crawl order: the demo's shortest news article (~680 characters beside a related-links
       // list) is list 0.50 / detail 0.45 to the classifier alone, and right only when its list-item
       // hint arrives before it is fetched.
-      // Known limitation (issue 23 note): the site-type model, trained on nine blogs, re-decides a
-      // forum's board pages (thread lists, classifier list 0.92) as detail once the site shows
-      // evidence, and they are stored as other; both boards measured so. Pinned here apart, so that
-      // any other page typed wrong still fails the test, and a fix shows as this list emptying.
-      const boards = wrong.filter((w) => /\/forum\/board-\d+\.html → other$/.test(w));
-      expect(boards.length).toBeLessThanOrEqual(2);
-      expect(wrong.length - boards.length, wrong.join('\n')).toBeLessThanOrEqual(1);
+      // Issue 23: the site-type model (trained on blogs) re-decided the forum's board pages (thread
+      // lists, classifier list 0.92) as detail once the site showed evidence, and they were stored
+      // as other; a list page whose entries lead to the site's forum threads now keeps its type.
+      expect(wrong.filter((w) => /\/forum\/board-\d+\.html/.test(w)), wrong.join('\n')).toEqual([]);
+      expect(wrong.length, wrong.join('\n')).toBeLessThanOrEqual(1);
       // Typed by the classifier, with probabilities.
       expect(content.every((i) => i.pageType && Math.abs(Object.values(i.pageType.probabilities).reduce((a, b) => a + b, 0) - 1) < 0.01)).toBe(true);
     } finally {
