@@ -114,6 +114,9 @@ export interface ContentOptions {
   templateApplied?: boolean;
   /** The title, so a heading that repeats it is not part of the body. */
   title?: string;
+  /** Weighted body length below which the page holds no article (default MIN_ARTICLE_LENGTH): lower
+   * for a page known to be one of its site's posts (see ArticleOptions.sitePost). */
+  minLength?: number;
 }
 
 export interface ContentResult {
@@ -136,6 +139,8 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const n = nodes.length;
   if (!n) return undefined;
   const allowedSet = options.templateApplied && options.segments ? new Set(options.segments.map((s) => s.index)) : undefined;
+  const minLength = options.minLength ?? MIN_ARTICLE_LENGTH;
+  const short = minLength < MIN_ARTICLE_LENGTH;
 
   // Segments outside pre-cleaned blocks; `allowed` = not site template.
   // A line that repeats an allowed line of the page is allowed too: the set difference keeps one
@@ -169,11 +174,16 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     LT[s.el] = LT[s.el]! + s.len * s.linkShare;
     SB[s.el] = SB[s.el]! + s.punct;
     if (!s.allowed) balance[s.el] = balance[s.el]! - (s.len * NOISE_WEIGHT);
-    else if (s.good) balance[s.el] = balance[s.el]! + nonLink;
+    // (beside a short post, its title repeated and a bare URL — a licence box's permalink — are no text of it)
+    // and its links (a post of links to others) no navigation of the page's own
+    else if (short && (s.seg.text === options.title || BARE_URL.test(s.seg.text) || (!s.good && s.linkShare >= LINK_DENSITY_MAX))) {
+      /* neither text nor noise */
+    } else if (s.good) balance[s.el] = balance[s.el]! + nonLink;
     else if (s.linkShare >= LINK_DENSITY_MAX) balance[s.el] = balance[s.el]! - (s.len * s.linkShare * NOISE_WEIGHT);
     // table cells are data (standings, schedules), and plain-text list items are a list's content
     // (specs, steps, bullet points; menus are links and pay above), not interface labels
-    else if (!DATA_LINE_TAGS.has(s.seg.element.name)) balance[s.el] = balance[s.el]! - (SHORT_LINE_PENALTY);
+    // (a site's short post is all short lines: there they count as its text, at half weight)
+    else if (!DATA_LINE_TAGS.has(s.seg.element.name) && !short) balance[s.el] = balance[s.el]! - (SHORT_LINE_PENALTY);
     // and a list item without any link counts at half weight, like a short line of the body
     // (a product's specs extend the body to their list; a teaser with a link does not)
     else if (s.linkShare === 0) balance[s.el] = balance[s.el]! + SHORT_LINE_WEIGHT * nonLink;
@@ -202,7 +212,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     const node = nodes[i]!;
     if (removed[i] || !(node instanceof Element)) continue;
     const text = T[i]! - LT[i]!;
-    if (text < MIN_ARTICLE_LENGTH) continue;
+    if (text < minLength) continue;
     const td = text / Math.max(1, TG[i]! - LTG[i]!);
     const sbd = Math.max(1, text / (SB[i]! + 1));
     const score = td * Math.log10(PN[i]! + 2) * Math.log(sbd);
@@ -231,7 +241,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   // `article-body`, `post_content` …) and that holds the densest node is the body, wider or
   // narrower than the balance says: it excludes teaser lists around the article that have
   // paragraph-like text too.
-  const marked = markedBody(tree, best, root, infos.length ? goodTextOf(tree) : undefined);
+  const marked = markedBody(tree, best, root, infos.length ? goodTextOf(tree) : undefined, minLength);
   if (marked >= 0) root = marked;
   const rootEl = nodes[root] as Element;
 
@@ -252,11 +262,11 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   const inside = new Uint8Array(n);
   for (const r of roots) inside.fill(1, r + 1, subtreeEnd(tree, r) + 1);
   const inRoot = infos.filter((s) => inside[s.seg.index] === 1);
-  const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots));
+  const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots), short);
   // short lines (table rows, list items) count at half weight: a results table or a schedule is
   // an article of its own, a page of link lists is not (their lines are dropped above)
   const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : SHORT_LINE_WEIGHT * s.len * (1 - s.linkShare)), 0);
-  if (keptLen < MIN_ARTICLE_LENGTH) return undefined;
+  if (keptLen < minLength) return undefined;
 
   const paragraphs = kept.map((s) => s.seg);
   const keepText = new Uint8Array(n);
@@ -294,12 +304,12 @@ function goodTextOf(tree: Tree): Float64Array {
 
 /** The deepest marked body container on the chain from the densest node up; else the marked
  * container with the most paragraph text inside the balance root; else -1. */
-function markedBody(tree: Tree, best: number, root: number, good: Float64Array | undefined): number {
+function markedBody(tree: Tree, best: number, root: number, good: Float64Array | undefined, minLength = MIN_ARTICLE_LENGTH): number {
   if (!good) return -1;
   const nodes = tree.page.nodes;
   const eligible = (a: number) => {
     const el = nodes[a];
-    return el instanceof Element && !tree.removed[a] && isMarkedBody(el) && good[a]! >= MIN_ARTICLE_LENGTH;
+    return el instanceof Element && !tree.removed[a] && isMarkedBody(el) && good[a]! >= minLength;
   };
   const deepest = (chain: number[]) => {
     let most = 0;
@@ -389,7 +399,14 @@ export function subtreeEnd(tree: Tree, i: number): number {
 }
 
 /** trafilatura-like paragraph pass over the segments of the chosen root. */
-function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, roots: Set<number>): Seg[] {
+/** A line that is one URL and nothing else. */
+const BARE_URL = /^\s*(?:https?:\/\/|www\.)\S+\s*$/i;
+/** A date in a line (a short post's leading meta line: "发表于 2022-05-14 分类于 工程化"). */
+const DATE_IN_LINE = /\d{4}\s*[-/.年]\s*\d{1,2}/;
+/** A link to the previous or next post: "« Older post", "上一篇 …", "… 下一篇". */
+const PREV_NEXT = /^\s*(?:[«‹<←]\s*)?(?:上一篇|下一篇|上一页|下一页|previous|prev|next|older|newer)\b|(?:上一篇|下一篇|previous(?: post)?|next(?: post)?|older(?: post)?|newer(?: post)?)\s*(?:[»›>→]\s*)?$/iu;
+
+function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, roots: Set<number>, short = false): Seg[] {
   const out: Seg[] = [];
   const normTitle = title ? title.replace(/\s+/g, ' ').trim().toLowerCase() : undefined;
   let seenGood = false;
@@ -417,12 +434,17 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     // inside the body, long sentences full of links are still prose (news digests, link posts);
     // short link lines are navigation
     // quoted posts (embedded tweets) are link-heavy by nature: kept inside a blockquote
-    if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2) && !inQuote(s.seg.element)) continue;
+    if (s.linkShare >= LINK_DENSITY_MAX && !s.good && (s.linkShare >= BODY_LINK_DENSITY_MAX || s.len < 2 * PARAGRAPH_MIN || s.punct < 2) && !inQuote(s.seg.element) && !short) continue;
     if (s.len < JUNK_LINE_MAX && JUNK_LINE.test(text)) continue;
+    // a line that is a bare URL beside a short post is its permalink (a licence box), not its text
+    if (short && BARE_URL.test(text)) continue;
+    // and a link to the previous or next post is the page's navigation (the body extractor leaves
+    // links out of a long body; a short post keeps its own)
+    if (short && s.linkShare >= LINK_DENSITY_MAX && PREV_NEXT.test(text)) continue;
     if (s.len < CAPTION_MAX && CAPTION.test(text)) continue;
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
-    if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li'))) continue;
+    if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li' && (!short || DATE_IN_LINE.test(text))))) continue;
     if (!seenGood && s.seg.text.length < META_LINE_MAX && (LEADING_DATE.test(text) || countMatches(META_CUES, text) >= 2)) continue;
     if (s.good) seenGood = true;
     out.push(s);
@@ -434,7 +456,7 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
   for (;;) {
     const last = out[out.length - 1];
     if (!last || (listRun >= MIN_TAIL_LIST && out.length > 0 && isPlainItem(last))) break;
-    if ((!last.good && last.len < SENTENCE_MIN) || (last.len < TAIL_JUNK_MAX && TAIL_JUNK.test(last.seg.text))) out.pop();
+    if ((!short && !last.good && last.len < SENTENCE_MIN) || (last.len < TAIL_JUNK_MAX && TAIL_JUNK.test(last.seg.text))) out.pop();
     else break;
   }
   return out;

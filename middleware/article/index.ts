@@ -18,6 +18,7 @@ import type { ItemDraft } from '../../src/core/item.js';
 import { timezoneForLang } from '../../src/core/dates.js';
 import { hanRatio } from '../../src/core/text.js';
 import { buildTree, type Tree } from './tree.js';
+import { SITE_POST_KEY } from './signals.js';
 import { extractContent, imageUrl, MIN_ARTICLE_LENGTH, subtreeEnd, type ContentResult } from './content.js';
 import { extractTitle } from './title.js';
 import { extractPublished } from './published.js';
@@ -46,7 +47,16 @@ export interface ArticleOptions {
   anchorText?: string;
   /** IANA zone for dates without an offset (else the page language's zone, else UTC). */
   timezone?: string;
+  /** The page is one of its site's posts by the site's own evidence (typed detail once the site
+   * showed evidence, and listed by the site's lists or in the URL shape of their entries: the
+   * page-type stage says so, see SITE_POST_KEY): a body shorter than MIN_ARTICLE_LENGTH (a post of
+   * a code snippet, a formula, a table, a few links) is its content, not "no article". */
+  sitePost?: boolean;
 }
+
+export { SITE_POST_KEY } from './signals.js';
+/** Weighted body length from which a site's post has a body (see ArticleOptions.sitePost). */
+const SITE_POST_MIN = 5;
 
 /**
  * Extract an article from a page; null when the page holds no article body.
@@ -61,6 +71,9 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // a short article (a brief, a note) below the body's length floor: the whole page is one
   // declared content container holding a sentence
   body ??= shortArticle(page, tree, titled?.title);
+  // one of the site's posts by its own evidence: a short body is its content
+  // (against the site template only: without it, a short body is no surer than the side panel's text)
+  if (!body && options.sitePost) body = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title, minLength: SITE_POST_MIN }, tree);
   if (!body) return null;
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
   const first = body.paragraphs[0]?.index ?? 0;
@@ -180,6 +193,7 @@ export const articleMiddleware: MiddlewareFactory = () => ({
       templateApplied: ctx.templateApplied,
       anchorText: ctx.request.anchorText,
       timezone: ctx.timezone,
+      sitePost: ctx.scratch[SITE_POST_KEY] === true,
     });
     if (a) Object.assign(ctx.item, a);
     else ctx.item.kind = 'other';

@@ -30,3 +30,7 @@ export function articleBody(page: Page): ArticleBodySignal | undefined {
     return undefined;
   }
 }
+
+/** Key of ctx.scratch where the page-type stage says the page is one of its site's posts by the
+ * site's own evidence (the article stage then takes a short body as its content: ArticleOptions.sitePost). */
+export const SITE_POST_KEY = 'sitePost';

@@ -15,7 +15,8 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+import { SITE_POST_KEY } from '../article/signals.js';
 export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, siteListSignals } from '../list/signals.js';
 
@@ -130,6 +131,8 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
         // typed before the site showed evidence: typed again once it does (takeRevisions)
         if (ctx.label && !document && !siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: classified, evidence, hint: ctx.request.labelHint });
       }
+      // one of the site's posts by its evidence: the article stage takes a short body as its content
+      ctx.scratch[SITE_POST_KEY] = ctx.label === 'detail' && sitePost(state, ctx.page.url);
       if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries);
       reviseEarlyPages(state, siteModel);
       ctx.site.touch();
