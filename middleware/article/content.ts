@@ -403,6 +403,7 @@ export function subtreeEnd(tree: Tree, i: number): number {
 const BARE_URL = /^\s*(?:https?:\/\/|www\.)\S+\s*$/i;
 /** A date in a line (a short post's leading meta line: "发表于 2022-05-14 分类于 工程化"). */
 const DATE_IN_LINE = /\d{4}\s*[-/.年]\s*\d{1,2}/;
+const NUMBERS_ONLY = /^[\d\s]+$/;
 /** A link to the previous or next post: "« Older post", "上一篇 …", "… 下一篇". */
 const PREV_NEXT = /^\s*(?:[«‹<←]\s*)?(?:上一篇|下一篇|上一页|下一页|previous|prev|next|older|newer)\b|(?:上一篇|下一篇|previous(?: post)?|next(?: post)?|older(?: post)?|newer(?: post)?)\s*(?:[»›>→]\s*)?$/iu;
 
@@ -444,7 +445,10 @@ function selectParagraphs(segs: Seg[], title: string | undefined, tree: Tree, ro
     if (s.len < CAPTION_MAX && CAPTION.test(text)) continue;
     if (normTitle && (heading || !seenGood) && text.toLowerCase() === normTitle) continue;
     if (tag === 'h1' && !seenGood) continue;
-    if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li' && (!short || DATE_IN_LINE.test(text))))) continue;
+    if (!seenGood && !s.good && (BYLINE.test(text) || (s.len < SENTENCE_MIN && tag !== 'li' && !short))) continue;
+    // a short post's lines are all short: there a meta line is told by its date, and a line of
+    // numbers alone is a code block's line-number gutter
+    if (short && !s.good && ((s.seg.text.length < META_LINE_MAX && DATE_IN_LINE.test(text)) || NUMBERS_ONLY.test(text))) continue;
     if (!seenGood && s.seg.text.length < META_LINE_MAX && (LEADING_DATE.test(text) || countMatches(META_CUES, text) >= 2)) continue;
     if (s.good) seenGood = true;
     out.push(s);
