@@ -128,6 +128,8 @@ export interface ShapeCounts {
   i: number;
   /** Pages of this shape typed forum (absent in state written before it). */
   f?: number;
+  /** List pages that listed entries in this shape (absent in state written before it). */
+  k?: number;
   /** Observation counter when last touched (pruning). */
   t: number;
 }
@@ -187,7 +189,7 @@ export function readSiteTypeState(value: unknown): SiteTypeState {
   return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' && Array.isArray(v.early) && Array.isArray(v.revisions) ? v : emptySiteTypeState();
 }
 
-function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f', t: number): void {
+function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f' | 'k', t: number): void {
   if (key === undefined) return;
   let c = map[key];
   if (!c) {
@@ -259,6 +261,7 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
   }
   const self = pageKey(url);
   const seen = new Set<string>();
+  const shapesListed = new Set<string>();
   // (positions of the kept URLs; the new ones are added as they come)
   const index = listedIndex(state);
   for (const item of listItems) {
@@ -272,7 +275,9 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
     if (u.host !== host || k === undefined || k === self || seen.has(k)) continue;
     seen.add(k);
     state.items++;
-    bump(state.shapes, urlShape(item)?.shape, 'i', t);
+    const itemShape = urlShape(item)?.shape;
+    bump(state.shapes, itemShape, 'i', t);
+    if (itemShape !== undefined) shapesListed.add(itemShape);
     bump(state.sections, urlSection(item), 'i', t);
     const h = hash(k);
     const at = index.get(h);
@@ -283,6 +288,7 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
       state.listedCount.push(1);
     }
   }
+  for (const sh of shapesListed) bump(state.shapes, sh, 'k', t);
   if (state.listed.length > MAX_LISTED) {
     state.listed.splice(0, state.listed.length - MAX_LISTED);
     state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
@@ -370,10 +376,21 @@ function postLike(state: SiteTypeState, url: string, index: Map<number, number>)
   return s !== undefined && (state.shapes[s]?.i ?? 0) >= 2;
 }
 
+/** Lists of the site that must have listed entries in a page's URL shape before the page counts
+ * as one of the site's posts (sitePost). */
+const POST_SHAPE_LISTS = 2;
+
 /** Whether a page is one of the site's posts by the site's own evidence: the site has shown
- * evidence, and a list of the site listed the page or its URL shape is that of the lists' entries. */
+ * evidence, a list of the site listed the page or its URL shape is that of the lists' entries, and
+ * that shape is the posts' — several of the site's lists (the index, its later pages, tags,
+ * archives) list entries in it, and it holds a good share of all the entries (ITEM_SHARE_FULL) —
+ * not a section that one list points to (a publications page, a project page). */
 export function sitePost(state: SiteTypeState, url: string): boolean {
-  return siteKnows(state) && postLike(state, url, listedIndex(state));
+  if (!siteKnows(state)) return false;
+  const shape = urlShape(url)?.shape;
+  const c = shape === undefined ? undefined : state.shapes[shape];
+  if (!c || (c.k ?? 0) < POST_SHAPE_LISTS || c.i < ITEM_SHARE_FULL * state.items) return false;
+  return postLike(state, url, listedIndex(state));
 }
 
 /** The page's feature vector from the site's state before the page. */

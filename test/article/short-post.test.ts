@@ -1,7 +1,8 @@
 /**
  * Issue 23: a site's short post (a code snippet, a formula, a few links; under the body extractor's
  * length floor) is an article of that site once the site's own evidence says the page is one of its
- * posts (typed detail after the site showed evidence, listed by its lists): the page-type stage says
+ * posts (typed detail after the site showed evidence, listed by its lists, in the URL shape that
+ * several of its lists point to): the page-type stage says
  * so (SITE_POST_KEY) and the article stage then takes the short body. A page with no such evidence
  * keeps the length floor.
  */
@@ -39,6 +40,9 @@ describe('a short post of a site', () => {
     try {
       const index = await x.extract({ url: 'https://tools.example/', body: shell('Small tools', slugs.map(entry).join('')) });
       expect(index.kind).toBe('list');
+      // a second list of the site (a tag page) lists posts in the same URL shape: that shape is the posts'
+      const tag = await x.extract({ url: 'https://tools.example/tags/shell/', body: shell('Tag: shell', `<h1 class="tag-title">shell</h1>${slugs.slice(0, 5).map(entry).join('')}`) });
+      expect(tag.kind).toBe('list');
       for (const [i, s] of [[0, 'one'], [1, 'two']] as const) {
         const long = await x.extract({ url: `https://tools.example/2024/05/0${i + 1}/${s}/`, body: post(s, i, para(8)) });
         expect(long.kind).toBe('article');

@@ -190,8 +190,18 @@ describe('a forum beside the blog (issue 23): board pages', () => {
     const state = emptySiteTypeState();
     expect(sitePost(state, threads[0]!)).toBe(false);
     observeTypedPage(state, U('/forum/'), 'list', threads);
+    // one list so far: its entries are not yet known for the site's posts
+    expect(sitePost(state, threads[0]!)).toBe(false);
+    observeTypedPage(state, U('/forum/board-1.html'), 'list', threads.slice(0, 3));
     expect(sitePost(state, threads[0]!)).toBe(true);
     expect(sitePost(state, U('/about/'))).toBe(false);
+    // a small section a list also points to (a publications page) is not where the posts are
+    observeTypedPage(state, U('/blog/'), 'list', Array.from({ length: 20 }, (_, i) => U(`/2024/01/${i + 1}/post-${i}/`)));
+    observeTypedPage(state, U('/blog/page/2/'), 'list', Array.from({ length: 5 }, (_, i) => U(`/2024/02/${i + 1}/post-${i}/`)));
+    // a section one list points to, even with a large share of the entries so far, is not
+    observeTypedPage(state, U('/publications/'), 'list', Array.from({ length: 30 }, (_, i) => U(`/publications/paper-${i}/`)));
+    expect(sitePost(state, U('/2024/01/3/post-2/'))).toBe(true);
+    expect(sitePost(state, U('/publications/paper-3/'))).toBe(false);
   });
 });
 
