@@ -118,6 +118,9 @@ export const MAX_REVISIONS = 64;
 /** Listed URLs kept per site (the oldest go first): a crawl meets a list's entries soon after the
  * list (breadth first), so the recent ones are the ones still to be typed. */
 export const MAX_LISTED = 3000;
+/** Lists of the site that must have listed entries in a page's URL shape before the page counts
+ * as one of the site's posts (sitePost); the site's home page counts as that many. */
+const POST_SHAPE_LISTS = 2;
 
 /** Pages of a shape typed detail / list / other, and list entries in that shape. */
 export interface ShapeCounts {
@@ -128,7 +131,8 @@ export interface ShapeCounts {
   i: number;
   /** Pages of this shape typed forum (absent in state written before it). */
   f?: number;
-  /** List pages that listed entries in this shape (absent in state written before it). */
+  /** List pages that listed entries in this shape, the home page counting as POST_SHAPE_LISTS
+   * (absent in state written before it). */
   k?: number;
   /** Observation counter when last touched (pruning). */
   t: number;
@@ -189,7 +193,7 @@ export function readSiteTypeState(value: unknown): SiteTypeState {
   return v && v.version === 2 && typeof v.shapes === 'object' && Array.isArray(v.listed) && Array.isArray(v.listedCount) && typeof v.blocks === 'object' && Array.isArray(v.early) && Array.isArray(v.revisions) ? v : emptySiteTypeState();
 }
 
-function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f' | 'k', t: number): void {
+function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f', t: number): void {
   if (key === undefined) return;
   let c = map[key];
   if (!c) {
@@ -288,7 +292,12 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
       state.listedCount.push(1);
     }
   }
-  for (const sh of shapesListed) bump(state.shapes, sh, 'k', t);
+  // (the site's home page counts as two lists: a home page that is a list lists the posts)
+  const lists = urlShape(url) === undefined ? POST_SHAPE_LISTS : 1;
+  for (const sh of shapesListed) {
+    const c = state.shapes[sh];
+    if (c) c.k = (c.k ?? 0) + lists;
+  }
   if (state.listed.length > MAX_LISTED) {
     state.listed.splice(0, state.listed.length - MAX_LISTED);
     state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
@@ -376,14 +385,10 @@ function postLike(state: SiteTypeState, url: string, index: Map<number, number>)
   return s !== undefined && (state.shapes[s]?.i ?? 0) >= 2;
 }
 
-/** Lists of the site that must have listed entries in a page's URL shape before the page counts
- * as one of the site's posts (sitePost). */
-const POST_SHAPE_LISTS = 2;
-
 /** Whether a page is one of the site's posts by the site's own evidence: the site has shown
  * evidence, a list of the site listed the page or its URL shape is that of the lists' entries, and
- * that shape is the posts' — several of the site's lists (the index, its later pages, tags,
- * archives) list entries in it, and it holds a good share of all the entries (ITEM_SHARE_FULL) —
+ * that shape is the posts' — the home page or several of the site's lists (the index, its later
+ * pages, tags, archives) list entries in it, and it holds a good share of all the entries (ITEM_SHARE_FULL) —
  * not a section that one list points to (a publications page, a project page). */
 export function sitePost(state: SiteTypeState, url: string): boolean {
   if (!siteKnows(state)) return false;

@@ -202,6 +202,10 @@ describe('a forum beside the blog (issue 23): board pages', () => {
     observeTypedPage(state, U('/publications/'), 'list', Array.from({ length: 30 }, (_, i) => U(`/publications/paper-${i}/`)));
     expect(sitePost(state, U('/2024/01/3/post-2/'))).toBe(true);
     expect(sitePost(state, U('/publications/paper-3/'))).toBe(false);
+    // the home page, a list, lists the posts: one list is enough there
+    const home = emptySiteTypeState();
+    observeTypedPage(home, U('/'), 'list', Array.from({ length: 8 }, (_, i) => U(`/2024/03/${i + 1}/post-${i}/`)));
+    expect(sitePost(home, U('/2024/03/2/post-1/'))).toBe(true);
   });
 });
 
