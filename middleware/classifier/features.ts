@@ -61,6 +61,20 @@ export interface PageFeatures {
   values: number[];
   /** Gerapy's subset, in `GERAPY_FEATURES` order. */
   gerapy: number[];
+  /** With `floors: false`: the values with the floor signals computed (they are 0 in `values`,
+   * as on a page where the splitter finds no floor). */
+  withFloors?: () => number[];
+}
+
+/** Where the floor signals sit in `values`. */
+const FLOOR_AT = (FEATURES as readonly string[]).indexOf(FLOOR_FEATURES[0]);
+
+/** Feature values with the floor signals at 0, as `pageFeatures(page, { floors: false })` gives
+ * them (benches replaying the classifier's cascade on stored vectors). */
+export function withoutFloors(values: readonly number[]): number[] {
+  const out = [...values];
+  out.fill(0, FLOOR_AT, FLOOR_AT + FLOOR_FEATURES.length);
+  return out;
 }
 
 /** Values of a group's record in its names' order. */
@@ -68,16 +82,25 @@ function ordered<K extends string>(names: readonly K[], record: Record<K, number
   return names.map((k) => record[k]);
 }
 
-export function pageFeatures(page: Page): PageFeatures {
+/** The page's features; `floors: false` leaves the floor signals (the forum splitter run on the
+ * page: its costliest group) at 0 until `withFloors()` asks for them. */
+export function pageFeatures(page: Page, o: { floors?: boolean } = {}): PageFeatures {
   const scan = scanPage(page);
   const gerapy = ordered(GERAPY_FEATURES, gerapyFeatures(scan));
+  const floors = () => ordered(FLOOR_FEATURES, floorFeatures(scan));
   const values = [
     ...gerapy,
     ...ordered(LIST_FEATURES, listFeatures(scan)),
     ...ordered(DETAIL_FEATURES, detailFeatures(scan)),
     ...ordered(FORUM_FEATURES, forumFeatures(scan)),
-    ...ordered(FLOOR_FEATURES, floorFeatures(scan)),
+    ...(o.floors === false ? FLOOR_FEATURES.map(() => 0) : floors()),
     ...ordered(URL_FEATURES, urlGroupFeatures(scan)),
   ];
-  return { values, gerapy };
+  if (o.floors !== false) return { values, gerapy };
+  const withFloors = () => {
+    const full = [...values];
+    full.splice(FLOOR_AT, FLOOR_FEATURES.length, ...floors());
+    return full;
+  };
+  return { values, gerapy, withFloors };
 }
