@@ -489,7 +489,7 @@ async function main(): Promise<void> {
     }
   }
   const rows: string[] = [];
-  for (const set of [...TRAINING_SETS, 'all'] as const) {
+  for (const set of groups.length ? ([...TRAINING_SETS, 'all'] as const) : []) {
     const ds = data.filter((d) => set === 'all' || d.set === set);
     const rule = mean(ds.map((d) => d.lists[d.rule]?.q ?? 0));
     const oracle = mean(ds.map((d) => Math.max(0, ...d.lists.map((c) => c.q))));
@@ -507,7 +507,9 @@ async function main(): Promise<void> {
     if (Math.abs(h.list - r) > 1e-9) console.log(`  ${d.id}: rules ${r.toFixed(2)} -> model ${h.list.toFixed(2)} (best ${Math.max(0, ...d.lists.map((c) => c.q)).toFixed(2)})`);
     if (h.main !== undefined && (Math.abs(h.main - h.mainRule!) > 0.02 || h.mainBest! - h.main > 0.02)) console.log(`  ${d.id}: main rules ${h.mainRule!.toFixed(2)} -> model ${h.main.toFixed(2)} (best ${h.mainBest!.toFixed(2)})`);
   }
-  const model = fitModel(data, `${data.length} pages of ${groups.length} sites (${TRAINING_SETS.join(', ')}); list quality leave-site-out: ${rows.at(-1)!.replace(/\s+/g, ' ')}`);
+  // (--no-eval: no held-out figures to record.)
+  const sites = new Set(data.map((d) => d.group)).size;
+  const model = fitModel(data, `${data.length} pages of ${sites} sites (${TRAINING_SETS.join(', ')})${rows.length ? `; list quality leave-site-out: ${rows.at(-1)!.replace(/\s+/g, ' ')}` : ''}`);
   if (!args.includes('--no-write')) {
     writeFileSync(out, JSON.stringify(model, null, 1) + '\n');
     console.log(`wrote ${out} (${Object.keys(model.sets!.weights).length} list weights)`);

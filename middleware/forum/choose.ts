@@ -55,7 +55,9 @@ export function chooseRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: r
   let main = set.main;
   if (model?.main && facts && floors.length) {
     const cands = mainCandidates(ix, floors, facts.dateStarts, set.main);
-    const k = decide(model.main, mainFeatures(ix, floors, cands, facts, { laterPage: isLaterPage(ix.page, pagination) }), cands.findIndex((c) => c.rule) + 1);
+    const mf = mainFeatures(ix, floors, cands, facts, { laterPage: isLaterPage(ix.page, pagination) });
+    const k = decide(model.main, mf, cands.findIndex((c) => c.rule) + 1);
+    if (process.env.FORUM_DEBUG_CHOICE && ix.page.url.includes(process.env.FORUM_DEBUG_CHOICE)) mf.forEach((f, i) => console.error(`main ${i} z=${score(model.main!, f).toFixed(2)}${i === k ? ' <==' : ''} ${(i ? ix.page.nodes[cands[i - 1]!.record.range.start] as { name?: string } : undefined)?.name ?? ''} ${[...f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`));
     main = k > 0 ? cands[k - 1]!.record : undefined;
   }
   return { records: main ? assembleSet(ix, pool, set, main) : floors, set, pool, pagination };

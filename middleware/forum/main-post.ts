@@ -14,6 +14,8 @@ import { type PostRecord, type ThreadIndex, type Range, LOGIN_HREF, chars, eleme
 import { POST_TEXT_REF, datedCount, hasMemberLink, headingChars, holdsThreadTitle, showsAuthor } from './records.js';
 import { classWords, type PageFacts } from './set-features.js';
 import type { Features } from './model.js';
+import { threadTitle } from './title.js';
+import { collapse, textOf } from '../../src/core/page.js';
 
 /** Ancestor levels above the first floor searched for blocks before it. */
 const MAIN_LEVELS = 10;
@@ -54,9 +56,14 @@ export function mainCandidates(ix: ThreadIndex, records: PostRecord[], dateStart
   const start = first.range.start;
   let el: AnyNode | null = first.roots[0] ?? ix.page.nodes[start] ?? null;
   const seen = new Set<Element>(ruleMain?.roots ?? []);
+  // A block rendered with the floors' own template (a box of most liked or pinned replies above
+  // them) is a floor shown twice, not the main post: a main post in that template is a floor of
+  // the list, or the rules' pick.
+  const floorKeys = new Set(records.flatMap((x) => (x.roots[0] ? [stepKey(x.roots[0])] : [])));
   const take = (e: Element, level: number, inner: boolean) => {
     if (seen.has(e) || out.length >= MAIN_MAX) return;
     seen.add(e);
+    if (floorKeys.has(stepKey(e))) return;
     const r = rangeOf(ix, e);
     if (r.end >= start || !chars(ix, r)) return;
     // One post shows a date or two (written, edited); a block with more is a list of its own.
@@ -97,6 +104,77 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** Records sampled to learn the floors' body template (evenly spread over the list). */
+const BODY_SAMPLE = 24;
+/** An element inside a floor holding at least this share of the floor's text is a body element. */
+const BODY_MIN_SHARE = 0.3;
+/** A body template is one that this share of the sampled floors shows. */
+const BODY_MIN_RECORDS = 0.5;
+
+/** Tag and class words of an element: the template it is rendered with ('' without classes). */
+function signature(e: Element): string {
+  const w = classWords(e);
+  return w.length ? `${e.name}.${w.sort().join('.')}` : '';
+}
+
+/**
+ * The templates of the floors' bodies: tag and class words of the elements inside a floor (below
+ * its root) that hold a good part of its text, shown by most floors. On Q&A and comment pages the
+ * question, the submission or the article body is rendered with the same template as the answers'
+ * and comments' bodies (the site's rich-text block), while a board's notices and headers are not.
+ */
+export function bodyTemplates(ix: ThreadIndex, records: PostRecord[]): Set<string> {
+  const counts = new Map<string, number>();
+  const step = Math.max(1, records.length / BODY_SAMPLE);
+  let n = 0;
+  for (let x = 0; x < records.length; x += step) {
+    const r = records[Math.floor(x)]!;
+    const total = nonLinkChars(ix, r.range);
+    if (!total) continue;
+    n++;
+    const seen = new Set<string>();
+    for (let i = r.range.start; i <= r.range.end; i++) {
+      const e = ix.page.nodes[i];
+      if (!(e instanceof Element) || r.roots.includes(e)) continue;
+      const sig = signature(e);
+      if (!sig || seen.has(sig)) continue;
+      if (nonLinkChars(ix, rangeOf(ix, e)) >= BODY_MIN_SHARE * total) seen.add(sig);
+    }
+    for (const sig of seen) counts.set(sig, (counts.get(sig) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, c]) => n >= 2 && c >= BODY_MIN_RECORDS * n).map(([sig]) => sig));
+}
+
+/** Share of a block's text inside elements rendered with one of the floors' body templates. */
+function bodyShare(ix: ThreadIndex, r: Range, templates: ReadonlySet<string>): number {
+  const total = nonLinkChars(ix, r);
+  if (!total || !templates.size) return 0;
+  let inside = 0;
+  for (let i = r.start; i <= r.end; i++) {
+    const e = ix.page.nodes[i];
+    if (!(e instanceof Element) || !templates.has(signature(e))) continue;
+    const er = rangeOf(ix, e);
+    inside += nonLinkChars(ix, er);
+    i = er.end;
+  }
+  return Math.min(1, inside / total);
+}
+
+/** The heading that shows the thread's title before the floors (title.ts), if any: its range. */
+function titleHeading(ix: ThreadIndex, start: number): Range | undefined {
+  const title = threadTitle(ix.page, start);
+  if (!title) return undefined;
+  let found: Range | undefined;
+  for (let i = 0; i < start; i++) {
+    const e = ix.page.nodes[i];
+    if (!(e instanceof Element) || !/^h[1-3]$/.test(e.name)) continue;
+    const r = rangeOf(ix, e);
+    if (r.end < start && collapse(textOf(e)) === title) found = r;
+    i = r.end;
+  }
+  return found;
+}
+
 export interface MainContext {
   /** The pager or the URL says this is a later page of the thread. */
   laterPage: boolean;
@@ -120,6 +198,19 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
   if (firstRoot && majorN > 1 && stepKey(firstRoot) !== majorKey) none.set('none:firstDiffers', 1);
   if (records.length === 1) none.set('none:oneRecord', 1);
   if (cands.some((c) => c.rule)) none.set('none:ruleMain', 1);
+  const templates = bodyTemplates(ix, records);
+  // Between the thread's title and the floors: on a board the first floor follows the title (a
+  // pager, buttons between); on Q&A and comment pages the question or submission sits there.
+  const heading = titleHeading(ix, start);
+  if (!heading) none.set('none:noTitle', 1);
+  else {
+    const between: Range = { start: heading.end + 1, end: start - 1 };
+    const gapText = between.end >= between.start ? nonLinkChars(ix, between) : 0;
+    const gapPunct = between.end >= between.start ? punctMarks(ix, between) : 0;
+    none.set('none:titleGap', Math.max(-3, Math.min(3, Math.log((gapText + 1) / (recChars + 1)))) / 3);
+    none.set('none:titleGapPunct', log(gapPunct, 4));
+    if (!gapPunct) none.set('none:titleGapSilent', 1);
+  }
   const out: Features[] = [none];
   // The first floor's own date (a main post is not newer than the replies).
   const firstDate = (r: Range): number => {
@@ -157,12 +248,21 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     if (showsAuthor(ix, c.record)) put('author');
     if (holdsThreadTitle(ix, r)) put('title');
     put('headingShare', text ? Math.min(1, headingChars(ix, r) / text) : 0);
+    // Rendered as the floors' bodies are (the question above its answers, the submission above
+    // its comments).
+    // (A block rendered as a floor itself — a box of most liked replies — is not such a block.)
+    const body = e && stepKey(e) === majorKey ? 0 : bodyShare(ix, r, templates);
+    if (body > 0) {
+      put('bodyLike');
+      put('bodyShare', body);
+    }
     const gap = gaps[out.length - 1]!;
     const rank = order.indexOf(out.length - 1);
     if (rank >= 0) put(rank === 0 ? 'talk:nearest' : rank === 1 ? 'talk:second' : 'talk:far');
     const t = firstDate(r);
     if (!Number.isNaN(t) && !Number.isNaN(t0)) put(t <= t0 ? 'date:older' : 'date:newer');
     put('gap:log', log(gap, 8));
+    if (heading) put(r.start > heading.end ? 'afterTitle' : 'beforeTitle');
     put('gap:share', gap / facts.chars);
     put('before:share', nonLinkChars(ix, { start: 0, end: Math.max(0, r.start - 1) }) / facts.chars);
     if (chrome(e ?? null)) put('chrome');

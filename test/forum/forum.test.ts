@@ -164,6 +164,28 @@ describe('main post', () => {
   });
 });
 
+describe('main post before the floors (question, submission)', () => {
+  // A question between the thread's title and its answers, its body rendered as the answers'
+  // bodies are (the floor model's main-post scorer: text between the title and the floors, the
+  // floors' body template).
+  const answer = (i: number, text: string) =>
+    `<li class="answer-item"><div class="meta"><a href="/people/u${i}">user${i}</a> <span class="time">2021-05-0${i} 1${i}:30</span></div>` +
+    `<div class="rich-text">${text}</div><div class="actions"><a href="#">Like</a> <a href="#">Share</a></div></li>`;
+  const texts = [1, 2, 3, 4].map((i) => `Answer ${i}: this is how we did it at home, step by step. It took ${i} weeks, and it worked well enough for us.`);
+  const html =
+    `<html><head><title>How do you keep bread fresh for a week? - Ask</title></head><body><div id="top"><a href="/">Ask</a> <a href="/login">Log in</a></div>` +
+    `<div class="question-page"><h1>How do you keep bread fresh for a week?</h1>` +
+    `<div class="question-detail"><div class="rich-text">We bake twice a week, and the bread goes stale after two days. We tried a cloth bag, a tin box and the fridge. What works for you, and why does it work? Does the kind of flour matter, or only how the loaf is kept?</div></div>` +
+    `<ul class="answers">${texts.map((t, i) => answer(i + 1, t)).join('')}</ul></div></body></html>`;
+
+  it('takes the question as the main post, the answers as the floors', () => {
+    const r = extractForum(createPage({ url: 'https://ask.example.org/q/42', body: html }))!;
+    expect(r.posts.map((p) => p.isMain)).toEqual([true, false, false, false, false]);
+    expect(r.posts[0]!.content).toContain('We bake twice a week');
+    expect(r.posts.slice(1).map((p) => p.author)).toEqual(['user1', 'user2', 'user3', 'user4']);
+  });
+});
+
 describe('pages that are not threads', () => {
   it('returns null for a news article with a dated sidebar', () => {
     const html = readFileSync(path.join(FIXTURES, 'not-forum', 'page.html'));
