@@ -45,7 +45,8 @@ const UI_LINGER_MS = 2_500;
 async function startUi(spider: string, port: true | string) {
   const p = port === true ? 0 : Number(port);
   if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
-  const monitor = new CrawlMonitor(spider);
+  // the inspector view of a latest item: `gleaner inspect`'s report, loaded on the first click
+  const monitor = new CrawlMonitor(spider, { inspect: async (url, body) => (await import('./extract.js')).inspectReport(url, body) });
   const url = await monitor.listen(p);
   process.stderr.write(`monitor at ${url}\n`);
   return {
@@ -116,6 +117,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
         }
       },
       onItem: ui ? (item) => ui.monitor.onItem(item) : undefined,
+      onResponse: ui ? (res) => ui.monitor.onResponse(res) : undefined,
     });
     process.stdout.write(summaryText(summary) + '\n');
     if (ui) await ui.end(summary);

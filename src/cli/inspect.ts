@@ -39,6 +39,11 @@ function readPage(file: string, max: number): Buffer {
 
 const localUrl = (file: string) => `http://localhost${pathToFileURL(path.resolve(file)).pathname.replace(/\.gz$/i, '')}`;
 
+/** The report of one page as `gleaner inspect` writes it (the crawl monitor's inspector view). */
+export async function inspectReport(url: string, body: Uint8Array, kind: ExtractKind = 'auto'): Promise<string> {
+  return renderReport(await tracePage({ url, body, kind, classify: (p) => classifyPage(p) }));
+}
+
 export async function runInspect(input: string, o: InspectCliOptions): Promise<void> {
   const kind = (o.kind ?? 'auto') as ExtractKind;
   if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
