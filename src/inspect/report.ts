@@ -159,7 +159,7 @@ function itemJsonHtml(value: unknown, paths: Set<string>, path = '', indent = ''
   return `<span class="gl-v">${escapeHtml(shown)}</span>`;
 }
 
-const PAGE_STYLE = `
+export const PAGE_STYLE = `
 [data-gl-line]{transition:background .2s}
 body.gl-lines [data-gl-line=kept]{background:rgba(40,180,80,.18)!important}
 body.gl-lines [data-gl-line=template]{background:rgba(150,150,150,.25)!important;text-decoration:line-through rgba(0,0,0,.35)}
@@ -294,7 +294,7 @@ ${evidence}
 }
 
 /** Chips drawn at the start of a floor: its author and date as the item has them. */
-function chips(trace: PageTrace): Record<string, string> {
+export function chips(trace: PageTrace): Record<string, string> {
   const out: Record<string, string> = {};
   if (trace.item.kind !== 'forum') return out;
   trace.item.posts?.forEach((p, i) => {
