@@ -82,6 +82,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     // A recrawl pass starts from this machine's journal of the finished crawl; a shared crawl has none.
     if (redis && (opts.recrawl || spider.recrawl)) throw new UsageError('--recrawl (or a spider\'s recrawl) does not work with --redis: run the incremental pass without --redis');
     if (redis) {
+      if (opts.ui !== undefined && opts.ui !== false) process.stderr.write(`gleaner: --ui is not served by a worker of a shared crawl: watch it with gleaner status ${spiderArg} --redis URL --ui\n`);
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
       return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
