@@ -14,6 +14,9 @@ import { startChainPool } from '../crawler/pool/start.js';
 import { applyHeapPolicy } from '../crawler/memory.js';
 import { CrawlMonitor } from '../monitor/monitor.js';
 
+// for `gleaner status --ui` (src/cli/status.ts), which loads the monitor from this module
+export { CrawlMonitor, LATEST_ITEMS } from '../monitor/monitor.js';
+
 /**
  * A spider module can throw later, from a timer or a promise it started (a middleware's async
  * work, a config fetched at import …). Such an error names the spider file and exits 2, like a bad

@@ -9,7 +9,7 @@ import { crawlKeys, genKey } from '../crawler/redis/keys.js';
 import { parseState, REDIS_DEFAULTS } from '../crawler/redis/state.js';
 import { sharedCrawlTarget } from './shared-crawl.js';
 import { UsageError } from './errors.js';
-import { CrawlMonitor, LATEST_ITEMS, type RateRow } from '../monitor/monitor.js';
+import type { RateRow } from '../monitor/monitor.js';
 import type { Item } from '../core/item.js';
 import type { Redis } from 'ioredis';
 
@@ -106,9 +106,9 @@ const UI_LINGER_MS = 2_500;
 /** Items read from the stream per sample at most (a long backlog is read over several). */
 const ITEMS_PER_SAMPLE = 1_000;
 
-/** Stream entries after `after` (or the latest `LATEST_ITEMS` when there is none yet). */
-async function newItems(redis: Redis, stream: string, after: string | undefined): Promise<{ items: Item[]; last?: string }> {
-  const rows = (after ? await redis.xrange(stream, `(${after}`, '+', 'COUNT', ITEMS_PER_SAMPLE) : (await redis.xrevrange(stream, '+', '-', 'COUNT', LATEST_ITEMS)).reverse()) as Array<[string, string[]]>;
+/** Stream entries after `after` (or the latest `latest` when there is none yet). */
+async function newItems(redis: Redis, stream: string, after: string | undefined, latest: number): Promise<{ items: Item[]; last?: string }> {
+  const rows = (after ? await redis.xrange(stream, `(${after}`, '+', 'COUNT', ITEMS_PER_SAMPLE) : (await redis.xrevrange(stream, '+', '-', 'COUNT', latest)).reverse()) as Array<[string, string[]]>;
   const items: Item[] = [];
   for (const [, fields] of rows) {
     const j = fields[fields.indexOf('j') + 1];
@@ -126,6 +126,8 @@ async function newItems(redis: Redis, stream: string, after: string | undefined)
 async function statusUi(name: string, redisUrl: string, port: true | string): Promise<void> {
   const p = port === true ? 0 : Number(port);
   if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
+  // the monitor through the crawl command's module, which has it (one file fewer in the package: test/package)
+  const { CrawlMonitor, LATEST_ITEMS } = await import('./crawl.js');
   const client = await connectRedis(redisUrl);
   const monitor = new CrawlMonitor(name, { noInspect: "a shared crawl's pages are fetched by its workers: run gleaner inspect on the item's URL", kindsNote: `the latest ${LATEST_ITEMS} items before the monitor started and every item since` });
   let stopped = false;
@@ -146,7 +148,7 @@ async function statusUi(name: string, redisUrl: string, port: true | string): Pr
       const done = s.ok + s.failed + s.skipped;
       const dt = last ? (t - last.t) / 1000 : 0;
       const rates: RateRow[] = s.workers.map((w) => ({ name: `${w.id}${w.alive ? '' : ' (gone)'}`, total: w.ok + w.failed, perSec: dt ? (w.ok + w.failed - (last!.perWorker.get(w.id) ?? w.ok + w.failed)) / dt : w.pagesPerSec }));
-      const fresh = await newItems(client, crawlKeys(name, s.generation).items, after);
+      const fresh = await newItems(client, crawlKeys(name, s.generation).items, after, LATEST_ITEMS);
       after = fresh.last;
       for (const item of fresh.items) monitor.onItem(item);
       const progress = { spider: name, pages: done, queued: s.queued, failed: s.failed, items: s.items, pagesPerSec: dt ? Math.max(0, done - last!.done) / dt : 0, elapsedSecs: (t - startedAt) / 1000, inFlight: s.leased };
