@@ -5,7 +5,9 @@
  * `explain`) — and checks, for every `title`, `author`, `publishedAt` and post `author` an item
  * has, that the selector its provenance gives resolves in the page to an element holding the value:
  *   - browser: `document.querySelector` in jsdom's parse of the decoded page (parse5, the HTML
- *     standard's tree: a browser's, with its implicit `<tbody>` and moved elements);
+ *     standard's tree: a browser's, with its implicit `<tbody>` and moved elements), as a browser
+ *     with scripting on parses it (see noscriptEmptied); for a value the provenance marks
+ *     `noscript` (inside a `<noscript>`: JavaScript forums' server-rendered posts), with it off;
  *   - same tree: the selector in the tree the extractor read (htmlparser2, through cheerio).
  * "Holding the value": the element's text (white space removed, as in src/inspect/locate.ts) (for a `<meta>`/`<time>` with `attr`, that
  * attribute) contains the value; for `publishedAt` the value shown (`publishedAtText`), else the
@@ -75,6 +77,35 @@ function holds(el: ElementLike | null | undefined, c: Check): boolean {
   return c.field === 'publishedAt' && !!c.origin.attr && squash(text).includes(v.slice(0, 10));
 }
 
+/**
+ * The page as a browser with scripting on parses it, for jsdom, which parses with scripting off
+ * unless it runs the page's scripts: with scripting on, a `<noscript>`'s content is raw text; with it
+ * off, the content is parsed, and an `<img>` or `<div>` inside a `<noscript>` of the head closes the
+ * head — every later head element (a JSON-LD `<script>`) moves into the body. Emptying each
+ * `<noscript>` gives jsdom the element tree of scripting on (noscript contents are never located:
+ * src/inspect/tree.ts). Comments and the raw text of script, style, textarea, title and xmp are
+ * skipped as the tokenizer skips them, so a "<noscript>" inside them is left alone.
+ */
+function noscriptEmptied(html: string): string {
+  const open = /<(?:(!--)|(script|style|textarea|title|xmp|noscript)\b[^>]*>)/gi;
+  let out = '';
+  let at = 0;
+  for (let m = open.exec(html); m; m = open.exec(html)) {
+    const tag = (m[1] ?? m[2]!).toLowerCase();
+    const contentAt = m.index + m[0].length;
+    const close = new RegExp(tag === '!--' ? '-->' : `</${tag}`, 'gi');
+    close.lastIndex = contentAt;
+    const end = close.exec(html);
+    if (!end) break;
+    if (tag === 'noscript') {
+      out += html.slice(at, contentAt);
+      at = end.index;
+    }
+    open.lastIndex = end.index + end[0].length;
+  }
+  return out + html.slice(at);
+}
+
 const virtualConsole = new VirtualConsole();
 const rows: (string | number)[][] = [];
 const totals = new Map<string, { n: number; browser: number; same: number }>();
@@ -94,21 +125,31 @@ for (const set of sets) {
   const { items } = await extractManifest(manifest, { explain: true, kind: 'auto' });
   const extractMs = Date.now() - t0;
   const per = new Map<string, { n: number; browser: number; same: number }>();
-  entries.forEach((e, i) => {
+  for (const [i, e] of entries.entries()) {
     const item = items[i]!;
     const cs = checks(item);
-    if (!cs.length) return;
+    if (!cs.length) continue;
     const page = createPage({ url: item.url, body: pageBytes(readFileSync(e.file), e.file) });
-    // jsdom parses CSS as it builds the tree, and some pages' CSS (SCSS left in a style) crashed it:
-    // style sheets emptied and style attributes dropped (the tree and nth-of-type counts unchanged).
-    const html = page.html.replace(/(<style\b[^>]*>)[\s\S]*?(<\/style>)/gi, '$1$2').replace(/\sstyle\s*=\s*("[^"]*"|'[^']*')/gi, '');
-    let dom: JSDOM;
-    try {
-      dom = new JSDOM(html, { url: item.url, virtualConsole });
-    } catch (err) {
-      console.error(`${e.id}: jsdom could not parse the page (${(err as Error).message}); its fields count as browser misses`);
-      dom = new JSDOM('', { url: item.url, virtualConsole });
-    }
+    // jsdom parses CSS as it builds the tree, and some pages' CSS (SCSS left in a style) crashed
+    // it: only then are style sheets emptied and style attributes dropped (a regex, which can also
+    // cut elements when a script holds "<style": so never by default).
+    const parse = (html: string): JSDOM => {
+      try {
+        return new JSDOM(html, { url: item.url, virtualConsole });
+      } catch {
+        try {
+          const dom = new JSDOM(html.replace(/(<style\b[^>]*>)[\s\S]*?(<\/style>)/gi, '$1$2').replace(/\sstyle\s*=\s*("[^"]*"|'[^']*')/gi, ''), { url: item.url, virtualConsole });
+          console.error(`${e.id}: jsdom could not parse the page's CSS; checked with style sheets emptied`);
+          return dom;
+        } catch (err) {
+          console.error(`${e.id}: jsdom could not parse the page (${(err as Error).message}); its fields count as browser misses`);
+          return new JSDOM('', { url: item.url, virtualConsole });
+        }
+      }
+    };
+    // a browser with scripting on; a value inside a <noscript> (origin.noscript) in one with it off
+    const dom = parse(noscriptEmptied(page.html));
+    let domOff: JSDOM | undefined;
     const doc = dom.window.document;
     const $ = page.$();
     for (const c of cs) {
@@ -117,7 +158,7 @@ for (const set of sets) {
       let s: ElementLike | null = null;
       if (sel) {
         try {
-          b = doc.querySelector(sel);
+          b = (c.origin!.noscript ? (domOff ??= parse(page.html)).window.document : doc).querySelector(sel);
         } catch {
           b = null;
         }
@@ -136,7 +177,12 @@ for (const set of sets) {
       if (verbose && !okB) console.log(`miss ${e.id} ${c.field} ${JSON.stringify(c.value.slice(0, 60))} → ${sel ?? '(no provenance)'}${okS ? ' (same tree: ok)' : ''}`);
     }
     dom.window.close();
-  });
+    domOff?.window.close();
+    // jsdom frees a closed window's tree only once the event loop turns: without this the 1,358
+    // WCXB windows piled up and the run died of heap (V8 OOM at 4 GB).
+    await new Promise((r) => setImmediate(r));
+    if (verbose && i % 200 === 199) console.error(`${set}: ${i + 1} pages checked, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`);
+  }
   for (const [field, r] of per) {
     rows.push([set, field, r.n, r.browser / r.n, r.same / r.n]);
     const t = totals.get(field) ?? { n: 0, browser: 0, same: 0 };

@@ -14,6 +14,9 @@ import { startChainPool } from '../crawler/pool/start.js';
 import { applyHeapPolicy } from '../crawler/memory.js';
 import { CrawlMonitor } from '../monitor/monitor.js';
 
+// for `gleaner status --ui` (src/cli/status.ts), which loads the monitor from this module
+export { CrawlMonitor, LATEST_ITEMS } from '../monitor/monitor.js';
+
 /**
  * A spider module can throw later, from a timer or a promise it started (a middleware's async
  * work, a config fetched at import …). Such an error names the spider file and exits 2, like a bad
@@ -45,7 +48,8 @@ const UI_LINGER_MS = 2_500;
 async function startUi(spider: string, port: true | string) {
   const p = port === true ? 0 : Number(port);
   if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
-  const monitor = new CrawlMonitor(spider);
+  // the inspector view of a latest item: `gleaner inspect`'s report, loaded on the first click
+  const monitor = new CrawlMonitor(spider, { inspect: async (url, body) => (await import('./extract.js')).inspectReport(url, body) });
   const url = await monitor.listen(p);
   process.stderr.write(`monitor at ${url}\n`);
   return {
@@ -81,6 +85,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
     // A recrawl pass starts from this machine's journal of the finished crawl; a shared crawl has none.
     if (redis && (opts.recrawl || spider.recrawl)) throw new UsageError('--recrawl (or a spider\'s recrawl) does not work with --redis: run the incremental pass without --redis');
     if (redis) {
+      if (opts.ui !== undefined && opts.ui !== false) process.stderr.write(`gleaner: --ui is not served by a worker of a shared crawl: watch it with gleaner status ${spiderArg} --redis URL --ui\n`);
       const { runRedisCrawlCli } = await import('./redis-crawl.js');
       return await runRedisCrawlCli(spiderArg, spider, redis, { ...opts, redis, out: undefined, feeds });
     }
@@ -116,6 +121,7 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
         }
       },
       onItem: ui ? (item) => ui.monitor.onItem(item) : undefined,
+      onResponse: ui ? (res) => ui.monitor.onResponse(res) : undefined,
     });
     process.stdout.write(summaryText(summary) + '\n');
     if (ui) await ui.end(summary);

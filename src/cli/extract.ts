@@ -10,7 +10,7 @@ import { DEFAULT_MAX_INPUT_BYTES, fileUrl, readInput } from './read-input.js';
 import { extractManifest } from './batch-manifest.js';
 
 export { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
-export { runInspect } from './inspect.js';
+export { inspectReport, runInspect } from './inspect.js';
 export { extractManifest, readManifest, type BatchOptions, type BatchFailure, type BatchRecord, type ManifestLine } from './batch-manifest.js';
 import { renderPages } from '../crawler/render-file.js';
 

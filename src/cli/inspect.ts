@@ -14,7 +14,8 @@ import { fetchPage } from '../inspect/fetch.js';
 import { tracePage } from '../inspect/trace.js';
 import { renderReport } from '../inspect/report.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
-import { screenshotFile } from '../crawler/screenshot.js';
+import { screenshotPage } from '../crawler/screenshot.js';
+import { OVERLAY_SCRIPT, overlaySpec } from '../inspect/render-overlay.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -39,6 +40,11 @@ function readPage(file: string, max: number): Buffer {
 
 const localUrl = (file: string) => `http://localhost${pathToFileURL(path.resolve(file)).pathname.replace(/\.gz$/i, '')}`;
 
+/** The report of one page as `gleaner inspect` writes it (the crawl monitor's inspector view). */
+export async function inspectReport(url: string, body: Uint8Array, kind: ExtractKind = 'auto'): Promise<string> {
+  return renderReport(await tracePage({ url, body, kind, classify: (p) => classifyPage(p) }));
+}
+
 export async function runInspect(input: string, o: InspectCliOptions): Promise<void> {
   const kind = (o.kind ?? 'auto') as ExtractKind;
   if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
@@ -61,11 +67,14 @@ export async function runInspect(input: string, o: InspectCliOptions): Promise<v
   if (o.url && !URL.canParse(o.url)) throw new UsageError(`--url must be an absolute URL (got ${JSON.stringify(o.url)})`);
   const sitePages = (o.site ?? []).map((f) => ({ url: localUrl(f).replace(/^http:\/\/localhost/, new URL(url).origin), body: readPage(f, max) }));
   const trace = await tracePage({ url, body, kind, timezone: o.timezone, sitePages, classify: (p) => classifyPage(p) });
+  // the page's HTML for the screenshot, before the report sanitises the tree it shares
+  const html = trace.page.html;
+  const spec = o.screenshot ? overlaySpec(trace) : undefined;
   const out = o.out ?? 'inspect-report.html';
   writeFileSync(out, renderReport(trace));
   process.stderr.write(`gleaner: report of ${url} (${trace.item.kind}) written to ${out}\n`);
-  if (o.screenshot) {
-    await screenshotFile(path.resolve(out), o.screenshot, { readySelector: 'body[data-gl-ready]' });
-    process.stderr.write(`gleaner: screenshot written to ${o.screenshot}\n`);
+  if (o.screenshot && spec) {
+    const drawn = await screenshotPage<number>(html, o.screenshot, OVERLAY_SCRIPT, spec);
+    process.stderr.write(`gleaner: the page rendered with ${drawn} of ${spec.boxes.length} boxes written to ${o.screenshot}\n`);
   }
 }

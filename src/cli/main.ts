@@ -74,7 +74,8 @@ program
   .argument('<spider>', 'spider name or file (its redis URL is used unless --redis is given)')
   .option('--redis <url>', 'redis://host:port/db')
   .option('--json', 'print the figures as JSON')
-  .action(async (spider: string, opts: { redis?: string; json?: boolean }) => {
+  .option('--ui [port]', 'serve the live monitor of crawl --ui on 127.0.0.1, fed from the shared state until the crawl ends; default a free port')
+  .action(async (spider: string, opts: { redis?: string; json?: boolean; ui?: boolean | string }) => {
     const { runStatusCli } = await import('./status.js');
     await runStatusCli(spider, opts);
   });

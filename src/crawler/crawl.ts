@@ -47,7 +47,7 @@ import { ChainRunner } from './run/chain-runner.js';
 import { PageBudget } from './run/budget.js';
 import { StopControl } from './run/stop.js';
 import { pageFetcher, robotsCache, sitemapCandidates, type FetchContext, type FetchSettings } from './run/fetchers.js';
-import { LinkAdmission, PageHandler, type HeldRequest } from './run/page-handler.js';
+import { LinkAdmission, PageHandler, type FetchedPage, type HeldRequest } from './run/page-handler.js';
 import { RevisionHold } from './run/revisions.js';
 import { FailureHandler } from './run/failure-handler.js';
 import { buildCrawler, chromiumPath } from './run/crawlee-crawler.js';
@@ -146,6 +146,8 @@ export interface RunOptions {
   checkpointIntervalMs?: number;
   /** Called for every stored item. */
   onItem?: (item: Item) => void | Promise<void>;
+  /** Called for every response before the chain reads it (the body is the chain's after the call: copy what you keep). */
+  onResponse?: (res: FetchedPage) => void;
   /** Stop cleanly on SIGINT/SIGTERM (the CLI). */
   handleSignals?: boolean;
   /** A frontier to use instead of the journal files (e.g. a shared one). A frontier with
@@ -326,7 +328,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   // Items held for their page type (revisions.ts) in local crawls: a shared crawl ends when every
   // worker's pages are done, so a held page would keep it from ending (its pages are stored as typed)
   const revisions = opts.itemSink ? undefined : new RevisionHold<HeldRequest>({ store: out.store, log, chain, finish: (p) => pages.finishHeld(p) });
-  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions });
+  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions, onResponse: opts.onResponse });
   const failures = new FailureHandler({ frontier, stats, stop, log, maxFailedPages: c.maxFailedPages, settle, release: () => budget.release() });
   const shared = sharedFinish(frontier, requestManager, stop);
   const maxConcurrency = c.maxConcurrency ?? (c.render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);

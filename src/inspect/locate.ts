@@ -15,13 +15,15 @@
  * Values are compared with white space removed (an extractor joins inline pieces with a space
  * the page does not have: `LV. 14` from `LV.<b>14</b>`). Each value is located in the page's tree
  * (its DFS number) and in the HTML standard's tree of the same HTML (its selector, which resolves
- * in a browser): src/inspect/tree.ts.
+ * in a browser): src/inspect/tree.ts. A value found only inside a `<noscript>` (JavaScript forums
+ * render their posts there for crawlers) gets the selector of the scripting-off tree, marked
+ * `noscript: true`.
  * A field whose value cannot be found gets no entry (it is omitted, never guessed). Pinned fields
  * (src/inspect/pinned.ts) know their element and record it directly (`source: "pinned"`).
  */
-import { Element, Text, type AnyNode } from 'domhandler';
+import type { AnyNode, Element, Text } from 'domhandler';
 import { collapse, type Page } from '../core/page.js';
-import { pageTree, standardTree, type DomTree } from './tree.js';
+import { hasNoscriptElements, isElement, isTextNode, pageTree, scriptingOffTree, standardTree, type DomTree } from './tree.js';
 import type { ItemDraft } from '../core/item.js';
 import { cssSelector } from './selector.js';
 
@@ -37,6 +39,9 @@ export interface Origin {
   pinned?: string;
   /** The attribute the value was read from (`content`, `datetime`), when not the text. */
   attr?: string;
+  /** The value is inside a `<noscript>`: the selector resolves in the page parsed with scripting
+   * off (a browser with JavaScript disabled); with it on, that content is text. */
+  noscript?: true;
 }
 
 export interface PostOrigin {
@@ -74,7 +79,7 @@ class TextIndex {
   private readonly elementText = new Map<Element, string>();
 
   constructor(readonly tree: DomTree) {
-    for (const n of tree.nodes) if (n instanceof Text) this.texts.push({ node: n, i: tree.indexOf(n), text: squash(n.data) });
+    for (const n of tree.nodes) if (isTextNode(n)) this.texts.push({ node: n, i: tree.indexOf(n), text: squash(n.data) });
   }
 
   textOf(el: Element): string {
@@ -84,8 +89,8 @@ class TextIndex {
       const stack: AnyNode[] = [el];
       while (stack.length) {
         const n = stack.pop()!;
-        if (n instanceof Text) parts.push(n.data);
-        else if (n instanceof Element && n.name !== 'script' && n.name !== 'style') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+        if (isTextNode(n)) parts.push(n.data);
+        else if (isElement(n) && n.name !== 'script' && n.name !== 'style') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
       }
       t = squash(parts.join(''));
       this.elementText.set(el, t);
@@ -106,7 +111,7 @@ class TextIndex {
       if (t.i < from) continue;
       if (!t.text.includes(v) && !this.startsHere(j, v)) continue;
       let el: AnyNode | null = t.node.parent;
-      for (let k = 0; el instanceof Element && k < MAX_CLIMB && !TOO_WIDE.has(el.name); k++, el = el.parent) {
+      for (let k = 0; isElement(el) && k < MAX_CLIMB && !TOO_WIDE.has(el.name); k++, el = el.parent) {
         if (el.name === 'script' || el.name === 'style') break;
         if (this.textOf(el).includes(v)) {
           if (!seen.has(el)) {
@@ -163,7 +168,7 @@ interface Hit {
 }
 
 function cueScore(el: Element): number {
-  for (let e: Element | null = el, k = 0; e && k < 3; e = e.parent instanceof Element ? e.parent : null, k++) {
+  for (let e: Element | null = el, k = 0; e && k < 3; e = isElement(e.parent) ? e.parent : null, k++) {
     const a = e.attribs;
     if (AUTHOR_CUE.test(`${a.class ?? ''} ${a.rel ?? ''} ${a.itemprop ?? ''} ${a.id ?? ''}`)) return 1;
   }
@@ -174,7 +179,7 @@ function cueScore(el: Element): number {
 function attributeMatch(tree: DomTree, value: string, attrs: string[]): Hit | undefined {
   const v = squash(value);
   for (const n of tree.nodes) {
-    if (!(n instanceof Element)) continue;
+    if (!(isElement(n))) continue;
     for (const attr of attrs) {
       const a = n.attribs[attr];
       if (a && squash(a).includes(v)) return { el: n, attr };
@@ -188,15 +193,15 @@ function attributeMatch(tree: DomTree, value: string, attrs: string[]): Hit | un
 function jsonLdMatch(tree: DomTree, value: string): Hit | undefined {
   const v = squash(value);
   for (const n of tree.nodes) {
-    if (!(n instanceof Element) || n.name !== 'script' || !/ld\+json/i.test(n.attribs.type ?? '')) continue;
-    const text = n.children.map((c) => (c instanceof Text ? c.data : '')).join('');
+    if (!(isElement(n)) || n.name !== 'script' || !/ld\+json/i.test(n.attribs.type ?? '')) continue;
+    const text = n.children.map((c) => (isTextNode(c) ? c.data : '')).join('');
     if (squash(text).includes(v)) return { el: n };
   }
   return undefined;
 }
 
 function firstElement(tree: DomTree, name: string): Element | undefined {
-  return tree.nodes.find((n): n is Element => n instanceof Element && n.name === name);
+  return tree.nodes.find((n): n is Element => isElement(n) && n.name === name);
 }
 
 function locateTitle(tree: DomTree, ix: TextIndex, title: string): Hit | undefined {
@@ -240,8 +245,8 @@ function firstLine(content: string): string {
 /** The smallest element holding both `a` and `b`. */
 function commonAncestor(a: Element, b: Element): Element | undefined {
   const up = new Set<Element>();
-  for (let e: Element | null = a; e; e = e.parent instanceof Element ? e.parent : null) up.add(e);
-  for (let e: Element | null = b; e; e = e.parent instanceof Element ? e.parent : null) if (up.has(e)) return e;
+  for (let e: Element | null = a; e; e = isElement(e.parent) ? e.parent : null) up.add(e);
+  for (let e: Element | null = b; e; e = isElement(e.parent) ? e.parent : null) if (up.has(e)) return e;
   return undefined;
 }
 
@@ -281,7 +286,7 @@ function locateLink(page: Page, tree: DomTree, url: string, from = 0): Element |
   const byUrl = tree.memo('inspect:anchors', () => {
     const m = new Map<string, Element[]>();
     for (const n of tree.nodes) {
-      if (!(n instanceof Element) || n.name !== 'a') continue;
+      if (!(isElement(n)) || n.name !== 'a') continue;
       const u = page.resolve(n.attribs.href);
       if (!u) continue;
       let l = m.get(u);
@@ -330,18 +335,31 @@ function locateIn(page: Page, tree: DomTree, item: ItemDraft, known: Provenance)
   return out;
 }
 
-/** One origin from the two trees' hits: the browser tree's selector, the page tree's DFS number. */
-function merge(page: Page, std: DomTree, a: Hit | undefined, b: Hit | undefined): Origin | undefined {
-  const selector = (b && cssSelector(std, b.el)) ?? (a && cssSelector(pageTree(page), a.el));
-  if (!selector) return undefined;
-  const attr = b?.attr ?? a?.attr;
-  return { selector, dfs: a ? page.indexOf(a.el) : -1, source: 'located', ...(attr ? { attr } : {}) };
+/** The trees a value is looked for in: the page model's (its DFS number), the standard one with
+ * scripting on (its selector), and with scripting off for what only a `<noscript>` holds. */
+interface Trees {
+  std: DomTree;
+  off?: DomTree;
 }
 
-function mergePost(page: Page, std: DomTree, a: PostHits | undefined, b: PostHits | undefined): PostOrigin {
+/** One origin from the trees' hits: the browser tree's selector, the page tree's DFS number. */
+function merge(page: Page, t: Trees, a: Hit | undefined, b: Hit | undefined, c: Hit | undefined): Origin | undefined {
+  let selector = b && cssSelector(t.std, b.el);
+  let noscript = false;
+  if (!selector && c && t.off) {
+    selector = cssSelector(t.off, c.el);
+    noscript = !!selector;
+  }
+  selector ??= a && cssSelector(pageTree(page), a.el);
+  if (!selector) return undefined;
+  const attr = b?.attr ?? c?.attr ?? a?.attr;
+  return { selector, dfs: a ? page.indexOf(a.el) : -1, source: 'located', ...(attr ? { attr } : {}), ...(noscript ? { noscript: true as const } : {}) };
+}
+
+function mergePost(page: Page, t: Trees, a: PostHits | undefined, b: PostHits | undefined, c: PostHits | undefined): PostOrigin {
   const o: PostOrigin = {};
   for (const k of ['root', 'author', 'publishedAt', 'content'] as const) {
-    const m = merge(page, std, a?.[k], b?.[k]);
+    const m = merge(page, t, a?.[k], b?.[k], c?.[k]);
     if (m) o[k] = m;
   }
   return o;
@@ -349,15 +367,16 @@ function mergePost(page: Page, std: DomTree, a: PostHits | undefined, b: PostHit
 
 /** Where each field of `item` is in `page` (fields already known, e.g. pinned, are kept). */
 export function locateProvenance(page: Page, item: ItemDraft, known: Provenance = {}): Provenance {
-  const std = standardTree(page);
+  const t: Trees = { std: standardTree(page), off: hasNoscriptElements(page) ? scriptingOffTree(page) : undefined };
   const a = locateIn(page, pageTree(page), item, known);
-  const b = locateIn(page, std, item, known);
+  const b = locateIn(page, t.std, item, known);
+  const c: Hits = t.off ? locateIn(page, t.off, item, known) : {};
   const out: Provenance = { ...known };
   for (const k of ['title', 'author', 'publishedAt', 'content', 'nextPage'] as const) {
-    const m = merge(page, std, a[k], b[k]);
+    const m = merge(page, t, a[k], b[k], c[k]);
     if (m) out[k] = m;
   }
-  if (a.items || b.items) out.items = (item.items ?? []).map((_, i) => merge(page, std, a.items?.[i], b.items?.[i]) ?? null);
-  if (a.posts || b.posts) out.posts = (item.posts ?? []).map((_, i) => mergePost(page, std, a.posts?.[i], b.posts?.[i]));
+  if (a.items || b.items) out.items = (item.items ?? []).map((_, i) => merge(page, t, a.items?.[i], b.items?.[i], c.items?.[i]) ?? null);
+  if (a.posts || b.posts) out.posts = (item.posts ?? []).map((_, i) => mergePost(page, t, a.posts?.[i], b.posts?.[i], c.posts?.[i]));
   return out;
 }

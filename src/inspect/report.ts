@@ -27,7 +27,7 @@ import type { Origin } from './locate.js';
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'unsafe-inline'; frame-src 'self' about: data:; font-src data:";
 
 /** Elements removed from the shown page: they run code or load something. */
-const DROP = new Set(['script', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'link', 'base', 'applet', 'portal']);
+const DROP = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'link', 'base', 'applet', 'portal']);
 /** Attributes that load something (images keep their box: width/height stay). */
 const LOADING_ATTRS = ['src', 'srcset', 'data-src', 'poster', 'background', 'lowsrc', 'dynsrc', 'longdesc', 'action', 'formaction', 'ping'];
 
@@ -59,7 +59,16 @@ function sanitise(root: AnyNode): void {
     for (let i = kids.length - 1; i >= 0; i--) {
       const c = kids[i]!;
       if (c instanceof Element && DROP.has(c.name)) kids.splice(i, 1);
-      else stack.push(c);
+      else {
+        // The shown page runs none of its scripts: what a <noscript> holds is what it shows (a
+        // JavaScript forum's posts are there), but in the report's frame, which runs the report's
+        // script, a <noscript> would be text. A <div> keeps it on show.
+        if (c instanceof Element && c.name === 'noscript') {
+          c.name = 'div';
+          c.attribs['data-gl-noscript'] = '';
+        }
+        stack.push(c);
+      }
     }
   }
 }
@@ -159,7 +168,7 @@ function itemJsonHtml(value: unknown, paths: Set<string>, path = '', indent = ''
   return `<span class="gl-v">${escapeHtml(shown)}</span>`;
 }
 
-const PAGE_STYLE = `
+export const PAGE_STYLE = `
 [data-gl-line]{transition:background .2s}
 body.gl-lines [data-gl-line=kept]{background:rgba(40,180,80,.18)!important}
 body.gl-lines [data-gl-line=template]{background:rgba(150,150,150,.25)!important;text-decoration:line-through rgba(0,0,0,.35)}
@@ -294,7 +303,7 @@ ${evidence}
 }
 
 /** Chips drawn at the start of a floor: its author and date as the item has them. */
-function chips(trace: PageTrace): Record<string, string> {
+export function chips(trace: PageTrace): Record<string, string> {
   const out: Record<string, string> = {};
   if (trace.item.kind !== 'forum') return out;
   trace.item.posts?.forEach((p, i) => {

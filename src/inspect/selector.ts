@@ -12,8 +12,8 @@
  *     `html > body`.
  * Classes are kept (two at most) on the last step only, so a user reads what the element is.
  */
-import { Element, type AnyNode, type ParentNode } from 'domhandler';
-import type { DomTree } from './tree.js';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { isElement, type DomTree } from './tree.js';
 
 /** An identifier CSS accepts as written (no escaping needed). */
 const PLAIN_IDENT = /^-?[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -25,7 +25,7 @@ function uniqueIds(page: DomTree): Set<string> {
   return page.memo('inspect:unique-ids', () => {
     const seen = new Map<string, number>();
     for (const n of page.nodes) {
-      if (!(n instanceof Element)) continue;
+      if (!(isElement(n))) continue;
       const id = n.attribs.id;
       if (id) seen.set(id, (seen.get(id) ?? 0) + 1);
     }
@@ -34,7 +34,7 @@ function uniqueIds(page: DomTree): Set<string> {
 }
 
 function elementChildren(p: ParentNode): Element[] {
-  return p.children.filter((c): c is Element => c instanceof Element);
+  return p.children.filter((c): c is Element => isElement(c));
 }
 
 /** `tag` or `tag:nth-of-type(k)` for `el` among its parent's children. */
@@ -57,7 +57,7 @@ function metaSelector(page: DomTree, el: Element): string | undefined {
   for (const attr of ['property', 'name', 'itemprop']) {
     const v = el.attribs[attr];
     if (!v || /["\\\n]/.test(v)) continue;
-    const same = page.nodes.filter((n) => n instanceof Element && n.name === 'meta' && n.attribs[attr] === v);
+    const same = page.nodes.filter((n) => isElement(n) && n.name === 'meta' && n.attribs[attr] === v);
     if (same.length === 1) return `meta[${attr}="${v}"]`;
   }
   return undefined;
@@ -66,14 +66,14 @@ function metaSelector(page: DomTree, el: Element): string | undefined {
 /** A CSS selector that resolves to `node` (its parent element for a text node) in `page`'s tree. */
 export function cssSelector(page: DomTree, node: AnyNode): string | undefined {
   let el: AnyNode | null = node;
-  while (el && !(el instanceof Element)) el = el.parent;
+  while (el && !(isElement(el))) el = el.parent;
   if (!el) return undefined;
   const target = el;
   if (target.name === 'meta') {
     const s = metaSelector(page, target);
     if (s) return s;
   }
-  if (target.name === 'title' && page.nodes.filter((n) => n instanceof Element && n.name === 'title').length === 1) return 'title';
+  if (target.name === 'title' && page.nodes.filter((n) => isElement(n) && n.name === 'title').length === 1) return 'title';
   if (target.name === 'html' || target.name === 'body' || target.name === 'head') return target.name;
   const ids = uniqueIds(page);
   // From the target up: each step with the combinator that joins it to the step above.
@@ -88,8 +88,8 @@ export function cssSelector(page: DomTree, node: AnyNode): string | undefined {
     }
     const parent: ParentNode | null = cur.parent;
     // A step under a table: browsers put rows in an implicit <tbody> (see the header).
-    steps.push({ sel: step(cur) + (cur === target ? classSuffix(cur) : ''), joint: parent instanceof Element && parent.name === 'table' ? ' ' : ' > ' });
-    if (!(parent instanceof Element)) {
+    steps.push({ sel: step(cur) + (cur === target ? classSuffix(cur) : ''), joint: isElement(parent) && parent.name === 'table' ? ' ' : ' > ' });
+    if (!(isElement(parent))) {
       // Stray content outside <html> (htmlparser2 keeps it at the root): the path from the root.
       return steps.reverse().map((s) => s.sel).join(' > ');
     }

@@ -10,7 +10,7 @@
  * user pastes into the browser's console and the report resolves).
  */
 import { createRequire } from 'node:module';
-import { Element, Text, type AnyNode, type Document } from 'domhandler';
+import { isTag, isText, type AnyNode, type Document, type Element, type Text } from 'domhandler';
 import type { Page } from '../core/page.js';
 
 /** A parsed document with its nodes in depth-first pre-order (elements and non-blank text). */
@@ -22,10 +22,21 @@ export interface DomTree {
   memo<T>(key: string, build: () => T): T;
 }
 
-/** Elements whose content is never page text. */
-const RAW = new Set(['script', 'style', 'noscript', 'template']);
+/**
+ * Node tests by the node's `type`, never `instanceof`: the standard tree is built by cheerio
+ * loaded through `require` (lazyCheerio below), whose nodes are instances of domhandler's CommonJS
+ * classes, while this module's `import` gets its ES module classes — two sets of classes, so
+ * `instanceof Element` was false for every node of that tree, the tree came out empty, and every
+ * selector silently fell back to htmlparser2's tree (which a browser's differs from).
+ */
+export const isElement = (n: AnyNode | null | undefined): n is Element => !!n && isTag(n);
+export const isTextNode = (n: AnyNode | null | undefined): n is Text => !!n && isText(n);
 
-export function domTree(root: Document, indexOf?: (n: AnyNode) => number, nodes?: AnyNode[]): DomTree {
+/** Elements whose content is never page text (a `<noscript>`'s is, with scripting off). */
+const RAW = new Set(['script', 'style', 'noscript', 'template']);
+const RAW_SCRIPTING_OFF = new Set(['script', 'style', 'template']);
+
+export function domTree(root: Document, indexOf?: (n: AnyNode) => number, nodes?: AnyNode[], raw = RAW): DomTree {
   let list = nodes;
   let index: Map<AnyNode, number> | undefined;
   if (!list) {
@@ -34,12 +45,12 @@ export function domTree(root: Document, indexOf?: (n: AnyNode) => number, nodes?
     const stack: AnyNode[] = [...root.children].reverse();
     while (stack.length) {
       const n = stack.pop()!;
-      if (n instanceof Element) {
+      if (isElement(n)) {
         index.set(n, list.length);
         list.push(n);
-        if (RAW.has(n.name)) continue;
+        if (raw.has(n.name)) continue;
         for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-      } else if (n instanceof Text && n.data.trim()) {
+      } else if (isTextNode(n) && n.data.trim()) {
         index.set(n, list.length);
         list.push(n);
       }
@@ -69,7 +80,20 @@ export function lazyCheerio(): typeof import('cheerio').load {
   return (cheerioLoad ??= (createRequire(import.meta.url)('cheerio') as typeof import('cheerio')).load);
 }
 
-/** The HTML standard's tree of the page's decoded HTML (a browser's). */
+/** The HTML standard's tree of the page's decoded HTML (a browser's, scripting on: a
+ * `<noscript>`'s content is text). */
 export function standardTree(page: Page): DomTree {
   return page.memo('inspect:standard-tree', () => domTree(lazyCheerio()(page.html).root()[0] as unknown as Document));
+}
+
+/** The same with scripting off (a browser with JavaScript disabled, jsdom by default): a
+ * `<noscript>`'s content is elements. Forum engines that render with JavaScript (Discourse, Flarum)
+ * put the server-rendered posts there, which is where the extractor read them. */
+export function scriptingOffTree(page: Page): DomTree {
+  return page.memo('inspect:scripting-off-tree', () => domTree(lazyCheerio()(page.html, { scriptingEnabled: false }).root()[0] as unknown as Document, undefined, undefined, RAW_SCRIPTING_OFF));
+}
+
+/** Whether the page has a `<noscript>` with elements in it (htmlparser2 parses them). */
+export function hasNoscriptElements(page: Page): boolean {
+  return page.memo('inspect:noscript', () => page.nodes.some((n) => isElement(n) && n.name === 'noscript' && n.children.some((c) => isElement(c))));
 }

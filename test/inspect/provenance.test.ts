@@ -10,8 +10,8 @@ import { load } from 'cheerio';
 import { JSDOM } from 'jsdom';
 import { Extractor } from '../../src/chain/extractor.js';
 import { createPage } from '../../src/core/page.js';
-import type { Item } from '../../src/core/item.js';
-import type { Origin, Provenance } from '../../src/inspect/locate.js';
+import type { Item, ItemDraft } from '../../src/core/item.js';
+import { locateProvenance, type Origin, type Provenance } from '../../src/inspect/locate.js';
 import { cssSelector } from '../../src/inspect/selector.js';
 import { pageTree, standardTree } from '../../src/inspect/tree.js';
 
@@ -96,6 +96,9 @@ describe('provenance (--explain)', () => {
     const page = createPage({ url: 'http://127.0.0.1/', body: html });
     const std = standardTree(page);
     const doc = new JSDOM(html).window.document;
+    // the standard tree is parsed (its nodes once tested by instanceof against another copy of
+    // domhandler's classes: it came out empty and this loop checked nothing)
+    expect(std.nodes.filter((n) => 'name' in n).length).toBeGreaterThan(8);
     for (const n of std.nodes) {
       if (!('name' in n)) continue;
       const sel = cssSelector(std, n);
@@ -105,5 +108,33 @@ describe('provenance (--explain)', () => {
     const $ = page.$();
     const tree = pageTree(page);
     for (const n of tree.nodes) if ('name' in n) expect($(cssSelector(tree, n)!).get(0)).toBe(n);
+  });
+
+  it('a field the two parsers place differently gets the browser tree selector', () => {
+    // htmlparser2 nests the <h3> in the <h1>; the HTML standard closes the <h1> first
+    const html = '<html><body><main><h1 class="t">A headline<div></div><h3>Posted by <a class="author">Jane Roe</a> on <time>May 1, 2024</time></h3></h1><p>Body text of the post.</p></main></body></html>';
+    const page = createPage({ url: 'http://127.0.0.1/p', body: html });
+    const prov = locateProvenance(page, { kind: 'article', url: page.url, title: 'A headline', author: 'Jane Roe', publishedAtText: 'May 1, 2024', publishedAt: '2024-05-01' } as ItemDraft);
+    const doc = new JSDOM(html).window.document;
+    expect(prov.author!.selector).not.toMatch(/h1 > h3/);
+    expect(doc.querySelector(prov.author!.selector)?.textContent).toBe('Jane Roe');
+    expect(doc.querySelector(prov.publishedAt!.selector)?.textContent).toBe('May 1, 2024');
+    expect(doc.querySelector(prov.title!.selector)?.textContent).toContain('A headline');
+    // the DFS number is the page model's (htmlparser2) element
+    expect((page.nodes[prov.author!.dfs] as { name?: string }).name).toBe('a');
+  });
+
+  it('a value inside <noscript> (the crawler view of a JavaScript forum) resolves with scripting off, and says so', () => {
+    const html = '<html><head><noscript><link rel="stylesheet" href="/nojs.css"></noscript><script type="application/ld+json">{"headline":"A thread"}</script></head><body><div id="app"></div><noscript id="crawler"><div class="post"><span class="user">mira</span><p>First post text here.</p></div><div class="post"><span class="user">olek</span><p>A reply to it.</p></div></noscript></body></html>';
+    const page = createPage({ url: 'http://127.0.0.1/t/1', body: html });
+    const prov = locateProvenance(page, { kind: 'forum', url: page.url, title: 'A thread', posts: [{ author: 'mira', content: 'First post text here.' }, { author: 'olek', content: 'A reply to it.' }] } as unknown as ItemDraft);
+    const off = new JSDOM(html).window.document; // jsdom parses with scripting off
+    // the JSON-LD block stays in the head with scripting on (a browser's), where the selector says
+    expect(prov.title!.selector).toMatch(/^html > head > script/);
+    expect(prov.title!.noscript).toBeUndefined();
+    prov.posts!.forEach((p, i) => {
+      expect(p.author!.noscript).toBe(true);
+      expect(off.querySelector(p.author!.selector)?.textContent).toBe(['mira', 'olek'][i]);
+    });
   });
 });

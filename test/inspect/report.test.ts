@@ -86,4 +86,27 @@ describe('gleaner inspect report in chromium', () => {
       await page.close();
     });
   }
+
+  it('shows what a <noscript> holds (the page runs no script in the report), with its boxes', async () => {
+    const para = 'The crawler view of this page holds the whole story, rendered by the server for readers without JavaScript. '.repeat(4);
+    const body = `<html><head><title>A story told without scripts</title></head><body><div id="app"></div><noscript><article><h1>A story told without scripts</h1><p>${para}</p><p>${para}</p></article></noscript></body></html>`;
+    const trace = await tracePage({ url: 'http://127.0.0.1/story', body, kind: 'article' });
+    expect(trace.item.title).toBe('A story told without scripts');
+    const file = path.join(dir, 'noscript.html');
+    writeFileSync(file, renderReport(trace));
+    const page = await browser.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('body[data-gl-ready]', { timeout: 15_000 });
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      const title = await frame.evaluate(() => {
+        const el = [...document.querySelectorAll('[data-gl-f]')].find((e) => e.getAttribute('data-gl-f')!.split(' ').includes('title'));
+        return el ? { text: el.textContent, h: el.getBoundingClientRect().height } : null;
+      });
+      expect(title?.text).toBe('A story told without scripts');
+      expect(title!.h).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

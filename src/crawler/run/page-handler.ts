@@ -93,6 +93,8 @@ export interface PageHandlerDeps {
   settle: () => void;
   /** Items of pages whose type may still be revised wait there (revisions.ts). */
   revisions?: RevisionHold<HeldRequest>;
+  /** Every response, before the chain takes (and may transfer) its body (`RunOptions.onResponse`). */
+  onResponse?: (res: FetchedPage) => void;
 }
 
 /** What storing a held page's item needs besides the task (revisions.ts). */
@@ -140,6 +142,7 @@ export class PageHandler {
     const { chain, frontier, stats, stop, log } = this.d;
     const from = request.userData as FrontierRequest;
     if (stop.stopping) throw new AbortedError(res.url);
+    this.d.onResponse?.(res);
     const lateHint = this.d.links.takeHint(from.url);
     const labelHint = from.labelHint ?? lateHint;
     const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer, status: res.status };

@@ -24,6 +24,10 @@ export interface CrawlProgress {
   /** Resident memory of the crawl process (every thread), MB, now and at its peak so far. */
   rssMb?: number;
   peakRssMb?: number;
+  /** Requests taken from the queue and not yet settled (fetching, waiting for their host, in the chain). */
+  inFlight?: number;
+  /** Fetch failures so far, by reason (the summary's, while the crawl runs). */
+  failuresByReason?: Record<string, number>;
 }
 
 export interface CrawlSummary extends CrawlProgress {
@@ -85,6 +89,7 @@ export const bump = (o: Counts, k: string): number => (o[k] = (o[k] ?? 0) + 1);
 export interface BudgetView {
   maxPages: number | undefined;
   previousPages: number;
+  inFlight?: number;
 }
 
 /** What the item pipeline counted (`ItemPipeline` has these fields). */
@@ -175,6 +180,8 @@ export class CrawlStats {
       etaSecs: left === undefined || pagesPerSec <= 0 ? undefined : left / pagesPerSec,
       rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      inFlight: budget.inFlight,
+      failuresByReason: { ...this.failures.byReason },
     };
   }
 

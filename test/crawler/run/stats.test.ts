@@ -19,7 +19,7 @@ describe('CrawlStats: progress', () => {
     stats.pages = 20;
     stats.failed = 2;
     const p = stats.progress(15, 18, { maxPages: 100, previousPages: 30 }, stats.started + 10_000);
-    expect(p).toEqual({ spider: 'news', pages: 20, queued: 15, failed: 2, items: 18, pagesPerSec: 2, elapsedSecs: 10, maxPages: 100, etaSecs: 25, rssMb: expect.any(Number), peakRssMb: expect.any(Number) });
+    expect(p).toEqual({ spider: 'news', pages: 20, queued: 15, failed: 2, items: 18, pagesPerSec: 2, elapsedSecs: 10, maxPages: 100, etaSecs: 25, rssMb: expect.any(Number), peakRssMb: expect.any(Number), failuresByReason: {} });
     // the process's memory: resident now, and its peak (never below it)
     expect(p.rssMb).toBeGreaterThan(0);
     expect(p.peakRssMb).toBeGreaterThanOrEqual(p.rssMb! - 1);
