@@ -254,22 +254,28 @@ function bestTime(html: string, runs = 2): number {
   return best;
 }
 
+/** Time(large) / time(small), the two measured one after the other; up to three attempts, the
+ * lowest ratio counts: a super-linear stage is over the bound in every attempt, a page disturbed
+ * by the rest of the suite (the test files run in parallel on two cores) in one. In a loaded suite
+ * run one attempt measured 50,000 paragraphs at ×3.8 of 25,000 that take ×2.2 alone. */
+function doublingRatio(small: string, large: string, runs: number): number {
+  let ratio = Infinity;
+  for (let attempt = 0; attempt < 3 && ratio > 2.5; attempt++) ratio = Math.min(ratio, bestTime(large, runs) / bestTime(small, runs));
+  return ratio;
+}
+
 describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
   it('takes at most 2.5× the time for twice the posts', () => {
     const n = 1500;
     bestTime(longThread(200), 1); // warm the JIT
-    const t1 = bestTime(longThread(n));
-    const t2 = bestTime(longThread(2 * n));
-    expect(t2).toBeLessThanOrEqual(2.5 * t1);
-  }, 60_000);
+    expect(doublingRatio(longThread(n), longThread(2 * n), 2)).toBeLessThanOrEqual(2.5);
+  }, 90_000);
 
   it('takes at most 2.5× the time for twice the siblings (50,000 dated paragraphs)', () => {
     const html = (n: number) => `<html><body><div>${Array.from({ length: n }, (_, i) => `<p>2020-01-0${1 + (i % 9)} 10:00 a reply, with text.</p>`).join('')}</div></body></html>`;
     bestTime(html(5_000), 1);
-    const t1 = bestTime(html(25_000), 1);
-    const t2 = bestTime(html(50_000), 1);
-    expect(t2).toBeLessThanOrEqual(2.5 * t1);
-  }, 60_000);
+    expect(doublingRatio(html(25_000), html(50_000), 1)).toBeLessThanOrEqual(2.5);
+  }, 90_000);
 });
 
 describe('quotes with dates', () => {
