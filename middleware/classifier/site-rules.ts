@@ -257,12 +257,8 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
     if (forum.length > MAX_LISTED) forum.splice(0, forum.length - MAX_LISTED);
   }
   if (label !== 'list' || !listItems.length) return state;
-  let host: string;
-  try {
-    host = new URL(url).host;
-  } catch {
-    return state;
-  }
+  const host = hostOf(url);
+  if (host === undefined) return state;
   const self = pageKey(url);
   const seen = new Set<string>();
   const shapesListed = new Set<string>();
@@ -549,12 +545,8 @@ const FORUM_BOARD_SHARE = 0.5;
 export function forumBoard(state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence): boolean {
   if (result.label !== 'list' || !state.forum?.length) return false;
   const forum = new Set(state.forum);
-  let host = '';
-  try {
-    host = new URL(url).host;
-  } catch {
-    return false;
-  }
+  const host = hostOf(url);
+  if (host === undefined) return false;
   const self = pageKey(url);
   const entries = new Set<string>();
   for (const u of evidence.listItems?.length ? evidence.listItems : evidence.mainEntries) {
@@ -643,4 +635,13 @@ export function provisionalPages(siteData: Record<string, unknown>, key = 'pageT
   const early = new Set<string>(Array.isArray(v?.early) ? v.early.map((e) => e.url) : []);
   const revisions = new Map<string, Revision>(Array.isArray(v?.revisions) ? v.revisions.map((r) => [r.url, r]) : []);
   return { early, revisions, known: !!v && typeof v.items === 'number' && siteKnows(v) };
+}
+
+/** A URL's host (with its port), or undefined when it does not parse. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }
