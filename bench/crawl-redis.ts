@@ -134,8 +134,12 @@ async function runWorkers(site: Site, redis: Redis | undefined, argsList: string
   const procs = argsList.map((a, i) => spawnCli(a, env, pin ? i % cpus().length : undefined));
   // CPU from the first request on: start-up (tsx, imports) is not crawling
   const base = new Map<Proc, number>();
+  // workers that all exit before the site saw a request (a start-up failure) end the wait
+  let allExited = false;
+  void Promise.all(procs.map((p) => p.exited)).then(() => (allExited = true));
   const firstSeen = (async () => {
     for (;;) {
+      if (allExited) throw new Error(`every worker exited before the site saw a request:\n${procs.map((p) => p.out.slice(-2000)).join('\n---\n')}`);
       const l = await site.log();
       if (l.length) {
         for (const p of procs) base.set(p, p.cpuTicks);
