@@ -24,15 +24,14 @@
  * rendered as the crawler renders them (load, network idle ≤ 5 s, serialise), with the in-page
  * script timed between (its share of the page's render time).
  */
-import http from 'node:http';
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Element } from 'domhandler';
 import { dataPath, printTable } from './lib/data.js';
+import { canon, fileFor, keyOf, prf, serve } from './lib/static-site.js';
 import { bagF1 } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { BOX_SCRIPT } from '../src/core/layout.js';
@@ -82,62 +81,6 @@ interface Item {
   items?: Array<{ url: string }>;
 }
 
-// ------------------------------------------------------------------ static server -------------
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.xml': 'application/xml; charset=utf-8', '.css': 'text/css', '.js': 'application/javascript',
-  '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
-  '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8', '.woff': 'font/woff', '.woff2': 'font/woff2',
-};
-
-/** The file a URL path serves (a directory: its index.html), or undefined. */
-function fileFor(root: string, pathname: string): { file?: string; redirect?: boolean } {
-  let rel: string;
-  try {
-    rel = decodeURIComponent(pathname);
-  } catch {
-    rel = pathname;
-  }
-  const file = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ''));
-  if (!file.startsWith(root)) return {};
-  const st = existsSync(file) ? statSync(file) : undefined;
-  if (st?.isDirectory()) {
-    if (!pathname.endsWith('/')) return { redirect: true };
-    const idx = path.join(file, 'index.html');
-    return existsSync(idx) ? { file: idx } : {};
-  }
-  return st?.isFile() ? { file } : {};
-}
-
-/** A static server as `python -m http.server` behaves (bench/sites.ts does the same). */
-function serve(root: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    const f = fileFor(root, u.pathname);
-    if (f.redirect) {
-      res.writeHead(301, { location: u.pathname + '/' + u.search }).end();
-      return;
-    }
-    if (!f.file) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(f.file).toLowerCase()] ?? 'application/octet-stream', 'content-length': statSync(f.file).size });
-    createReadStream(f.file).pipe(res);
-  });
-  server.keepAliveTimeout = 30_000;
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-      }),
-    ),
-  );
-}
-
 // ------------------------------------------------------------------ crawl ----------------------
 interface CrawlRun {
   items: Item[];
@@ -166,27 +109,6 @@ async function crawlSite(name: string, origin: string, work: string, layout: boo
 }
 
 // ------------------------------------------------------------------ scoring -------------------
-function keyOf(url: string, origin: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url, origin + '/');
-  } catch {
-    return undefined;
-  }
-  if (u.origin !== origin) return undefined;
-  const k = u.pathname.replace(/\/index\.html$/, '/');
-  return k.endsWith('/') || /\.[a-z0-9]{2,5}$/i.test(k) ? k : k + '/';
-}
-const canon = (k: string) => k.replace(/%[0-9a-f]{2}/gi, (s) => s.toUpperCase());
-
-function prf(pred: Set<string>, gold: Set<string>): number {
-  let tp = 0;
-  for (const p of pred) if (gold.has(p)) tp++;
-  const p = pred.size ? tp / pred.size : gold.size ? 0 : 1;
-  const r = gold.size ? tp / gold.size : 1;
-  return p + r ? (2 * p * r) / (p + r) : 0;
-}
-
 const KIND: Record<TruthPage['type'], string> = { detail: 'article', list: 'list', other: 'other' };
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const norm = (t: string) => t.replace(/\s+/g, ' ').trim();

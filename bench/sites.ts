@@ -25,14 +25,13 @@
  *
  * `--errors` writes every miss to `storage/bench-sites/<site>.errors.txt`.
  */
-import http from 'node:http';
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { dataPath, printTable } from './lib/data.js';
+import { canon, keyOf, prf, serve } from './lib/static-site.js';
 import { bagF1, sameText } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { extractList, observeListPage, emptyShapes } from '../middleware/list/index.js';
@@ -80,71 +79,6 @@ interface Item {
   nextPage?: string;
 }
 
-// ------------------------------------------------------------------ static server -------------
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.css': 'text/css',
-  '.js': 'application/javascript',
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-};
-
-/** A static server as `python -m http.server` behaves: directory → its index.html, a directory
- * without its trailing slash → 301 to the slash form, anything else missing → 404. */
-function serve(root: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    let rel: string;
-    try {
-      rel = decodeURIComponent(u.pathname);
-    } catch {
-      rel = u.pathname;
-    }
-    const file = path.join(root, path.normalize(rel).replace(/^(\.\.[/\\])+/, ''));
-    if (!file.startsWith(root)) {
-      res.writeHead(403).end();
-      return;
-    }
-    let st = existsSync(file) ? statSync(file) : undefined;
-    let target = file;
-    if (st?.isDirectory()) {
-      if (!u.pathname.endsWith('/')) {
-        res.writeHead(301, { location: u.pathname + '/' + u.search }).end();
-        return;
-      }
-      target = path.join(file, 'index.html');
-      st = existsSync(target) ? statSync(target) : undefined;
-    }
-    if (!st?.isFile()) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(target).toLowerCase()] ?? 'application/octet-stream', 'content-length': st.size });
-    createReadStream(target).pipe(res);
-  });
-  server.keepAliveTimeout = 30_000;
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-      }),
-    ),
-  );
-}
-
 // ------------------------------------------------------------------ crawl ----------------------
 interface CrawlRun {
   items: Item[];
@@ -181,22 +115,6 @@ async function crawlSite(name: string, origin: string, work: string, siteModel: 
 // ------------------------------------------------------------------ scoring -------------------
 /** A truth key for a URL of this origin: root-relative path, percent-encoded as WHATWG URLs do,
  * `index.html` folded into its directory. */
-function keyOf(url: string, origin: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url, origin + '/');
-  } catch {
-    return undefined;
-  }
-  if (u.origin !== origin) return undefined;
-  const k = u.pathname.replace(/\/index\.html$/, '/');
-  // a directory linked without its slash is the slash form (the server redirects there)
-  return k.endsWith('/') || /\.[a-z0-9]{2,5}$/i.test(k) ? k : k + '/';
-}
-
-/** Truth keys are encoded from UTF-8; the crawler's URLs too, but case of hex digits may differ. */
-const canon = (k: string) => k.replace(/%[0-9a-f]{2}/gi, (s) => s.toUpperCase());
-
 /** Same calendar day: the predicted instant, shown in the truth's own offset, falls on its day. */
 function sameDay(pred: string | undefined, gold: string): boolean {
   if (!pred) return false;
@@ -206,14 +124,6 @@ function sameDay(pred: string | undefined, gold: string): boolean {
   const offsetMin = m && m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
   const local = new Date(t + offsetMin * 60_000).toISOString().slice(0, 10);
   return local === gold.slice(0, 10);
-}
-
-function prf(pred: Set<string>, gold: Set<string>): number {
-  let tp = 0;
-  for (const p of pred) if (gold.has(p)) tp++;
-  const p = pred.size ? tp / pred.size : gold.size ? 0 : 1;
-  const r = gold.size ? tp / gold.size : 1;
-  return p + r ? (2 * p * r) / (p + r) : 0;
 }
 
 const KIND: Record<TruthPage['type'], string> = { detail: 'article', list: 'list', other: 'other' };
