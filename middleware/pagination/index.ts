@@ -15,6 +15,7 @@ import { Element, Text } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { anchorText, collapse } from '../../src/core/page.js';
 import { type PageIndex, type Range, pageIndex } from '../../src/core/page-index.js';
+import { urlPagePosition } from '../../src/core/threads.js';
 
 /** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
 const NEXT_WORDS = new Set([
@@ -439,22 +440,10 @@ export function findPagination(page: Page, options: PaginationOptions = {}): Pag
 
 /**
  * Whether a URL names a later page (`?page=3`, `&pn=2`, `&start=20`, `/page-2`, `/page/2`);
- * undefined when the URL does not say.
+ * undefined when the URL does not say (a `-3.html` suffix is too weak a sign here).
  */
 export function laterPageInUrl(url: string): boolean | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  for (const [k, v] of u.searchParams) {
-    const n = Number(v);
-    if (!Number.isInteger(n)) continue;
-    if (/^(page|pn|pg|pagenum|paged)$/i.test(k)) return n > 1;
-    if (/^(start|offset|from)$/i.test(k)) return n > 0;
-  }
-  const m = u.pathname.match(/\/page[-/](\d+)\/?$/i);
-  if (m) return Number(m[1]) > 1;
-  return undefined;
+  const at = urlPagePosition(url);
+  if (!at || at.by === 'suffix') return undefined;
+  return at.by === 'offset' ? at.n > 0 : at.n > 1;
 }

@@ -30,8 +30,13 @@ export function threadText(posts: ForumPost[]): string {
   return lines.join('\n');
 }
 
-/** The number a thread page's URL gives it (`?page=3`, `&pn=2`, `/page-3`, `-3.html`), if any. */
-export function pageNumberOf(url: string): number | undefined {
+/**
+ * What a page's URL says of its place in a paged sequence: a page number (`?page=3`, `&pn=2`,
+ * `/page-3`, `/page/3`), an offset (`&start=20`, `offset`, `from`) or a number suffix of the file
+ * (`-3.html`, the weakest sign); undefined when it says nothing. The first query parameter that
+ * names one wins. (`p=` is a post id on many boards: not read.)
+ */
+export function urlPagePosition(url: string): { n: number; by: 'page' | 'offset' | 'path' | 'suffix' } | undefined {
   let u: URL;
   try {
     u = new URL(url);
@@ -41,11 +46,19 @@ export function pageNumberOf(url: string): number | undefined {
   for (const [k, v] of u.searchParams) {
     const n = Number(v);
     if (!Number.isInteger(n)) continue;
-    // (Offsets order pages as well as numbers do; `p=` is a post id on many boards.)
-    if (/^(page|pn|pg|pagenum|paged|start|offset|from)$/i.test(k)) return n;
+    if (/^(page|pn|pg|pagenum|paged)$/i.test(k)) return { n, by: 'page' };
+    if (/^(start|offset|from)$/i.test(k)) return { n, by: 'offset' };
   }
-  const m = u.pathname.match(/\/page[-/](\d+)\/?$/i) ?? u.pathname.match(/[-_](\d{1,4})\.s?html?$/i);
-  return m ? Number(m[1]) : undefined;
+  const path = u.pathname.match(/\/page[-/](\d+)\/?$/i);
+  if (path) return { n: Number(path[1]), by: 'path' };
+  const suffix = u.pathname.match(/[-_](\d{1,4})\.s?html?$/i);
+  return suffix ? { n: Number(suffix[1]), by: 'suffix' } : undefined;
+}
+
+/** The number a thread page's URL gives it (`?page=3`, `&pn=2`, `/page-3`, `-3.html`), if any:
+ * offsets order pages as well as numbers do. */
+export function pageNumberOf(url: string): number | undefined {
+  return urlPagePosition(url)?.n;
 }
 
 /** A post's identity across pages: its floor number where the board shows one, else who, when and
