@@ -89,21 +89,23 @@ const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
 
 /** true when the bytes are valid UTF-8 (a truncated final sequence is forgiven: size limits cut). */
 export function isValidUtf8(bytes: Uint8Array): boolean {
+  return strictUtf8(bytes) !== undefined || cutUtf8(bytes);
+}
+
+/** The text of bytes that are valid UTF-8 as a whole, else undefined (one native pass: the check
+ * and the decoding are the same work). */
+function strictUtf8(bytes: Uint8Array): string | undefined {
   try {
-    utf8Fatal.decode(bytes);
-    return true;
+    return utf8Fatal.decode(bytes);
   } catch {
-    // A body cut by a size limit may end mid-sequence: retry without the last 3 bytes.
-    if (bytes.length > 4) {
-      try {
-        utf8Fatal.decode(bytes.subarray(0, bytes.length - 3));
-        return true;
-      } catch {
-        return false;
-      }
-    }
-    return false;
+    return undefined;
   }
+}
+
+/** Valid UTF-8 but for a sequence cut at the end (a body cut by a size limit). */
+function cutUtf8(bytes: Uint8Array): boolean {
+  // A body cut by a size limit may end mid-sequence: retry without the last 3 bytes.
+  return bytes.length > 4 && strictUtf8(bytes.subarray(0, bytes.length - 3)) !== undefined;
 }
 
 function hasHighBytes(bytes: Uint8Array, limit = bytes.length): boolean {
@@ -180,7 +182,9 @@ export function decodeBody(body: Uint8Array | string, contentType?: string): Dec
     return decode(declared ?? 'utf-8', declared ? source : 'default');
   }
   if (declared === 'utf-8') {
-    if (isValidUtf8(body)) return decode('utf-8', source);
+    const text = strictUtf8(body);
+    if (text !== undefined) return { text: withoutNul(text), charset: 'utf-8', source };
+    if (cutUtf8(body)) return decode('utf-8', source);
     // The header says UTF-8 but the bytes are not: trust the <meta> if it disagrees, else detect.
     if (declaredMeta && declaredMeta !== 'utf-8') return decode(declaredMeta, 'meta');
     return decode(detect(body) ?? 'windows-1252', 'detected');
@@ -190,7 +194,9 @@ export function decodeBody(body: Uint8Array | string, contentType?: string): Dec
     // runs is still far more likely UTF-8 (GBK text is almost never valid UTF-8).
     return isValidUtf8(body) ? decode('utf-8', 'detected') : decode(declared, source);
   }
-  if (isValidUtf8(body)) return decode('utf-8', 'detected');
+  const text = strictUtf8(body);
+  if (text !== undefined) return { text: withoutNul(text), charset: 'utf-8', source: 'detected' };
+  if (cutUtf8(body)) return decode('utf-8', 'detected');
   // windows-1252 (the server default) or nothing declared: let the detector decide.
   const guess = detect(body);
   if (declared === 'windows-1252' && (!guess || guess.startsWith('iso-8859') || guess.startsWith('windows-125'))) return decode(declared, source);
