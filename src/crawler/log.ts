@@ -5,7 +5,7 @@
  * info. Crawlee's own internal log stays off during a crawl: our lines report failures with their
  * reasons, Crawlee's would repeat each with a stack.
  */
-import { Log, LoggerText, LogLevel } from 'crawlee';
+import { Log, LoggerText, LogLevel } from '@crawlee/core';
 import type { Logger } from '../core/middleware.js';
 
 import { isLogLevel, type LogLevelName } from './log-levels.js';

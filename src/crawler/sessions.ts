@@ -5,7 +5,8 @@
  * request then retried with another session. A downloader step: a session is taken per attempt
  * and kept over its redirect hops, so cookies set on a redirect (login flows) are kept too.
  */
-import { Configuration, MemoryStorage, SessionPool, type Session } from 'crawlee';
+import { Configuration, SessionPool, type Session } from '@crawlee/core';
+import { MemoryStorage } from '@crawlee/memory-storage';
 import { FetchError } from './errors.js';
 import type { DownloadContext, DownloaderStep } from './downloader/index.js';
 import type { Logger } from '../core/middleware.js';

@@ -7,7 +7,7 @@
  * and sitemapindex, `lastmod`); gzip bodies are inflated, plain-text sitemaps read a URL a line.
  */
 import { gunzipSync } from 'node:zlib';
-import { parseSitemap } from 'crawlee';
+import { parseSitemap } from '@crawlee/utils';
 import type { Logger } from '../core/middleware.js';
 
 /** Sitemap files read at most per crawl (an index of indexes of a large site): each may list
