@@ -13,6 +13,7 @@
 import { Element } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { textWidth } from '../../src/core/text.js';
+import { cachedByString } from '../../src/core/string-cache.js';
 import { anchorText, anchorFallbackText } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 import { inBorder, layoutOf, type Regions } from '../layout/index.js';
@@ -60,7 +61,13 @@ const CHROME_HINT = new RegExp(
 );
 /** Secondary lists next to the main one (trending, related …): a milder penalty. */
 const SECONDARY_HINT = /^(?:[a-z]+[-_])?(?:related|popular|hot|trending|rank|ranking|most|recommend|recommended|also)(?:[-_][a-z0-9-_]*)?$/i;
-const hintTokens = (el: Element) => `${el.attribs.id ?? ''} ${el.attribs.class ?? ''}`.split(/\s+/).filter(Boolean);
+/** The chrome factor an element's id and class words give it by themselves (1 when they say
+ * nothing), one computation per distinct `id class` string (pages repeat them). */
+const hintFactor = cachedByString((raw: string): number => {
+  const tokens = raw.split(/\s+/).filter(Boolean);
+  if (tokens.some((t) => CHROME_HINT.test(t))) return CHROME_FACTOR;
+  return tokens.some((t) => SECONDARY_HINT.test(t)) ? SECONDARY_FACTOR : 1;
+});
 /** Penalty factors for clusters inside chrome or secondary containers (measured on the list
  * benchmark: a main list outscores a site menu of 2–3× its size, not more). */
 const CHROME_FACTOR = 0.25;
@@ -185,9 +192,10 @@ function chromeFactors(dom: PageIndex, layout?: Regions): Float32Array {
     if (node instanceof Element) {
       if (CHROME_TAGS.has(node.name)) v = Math.min(v, CHROME_FACTOR);
       else {
-        const tokens = hintTokens(node);
-        if (tokens.some((t) => CHROME_HINT.test(t)) || /navigation|banner|contentinfo|menu/.test(node.attribs.role ?? '')) v = Math.min(v, CHROME_FACTOR);
-        else if (tokens.some((t) => SECONDARY_HINT.test(t))) v = Math.min(v, SECONDARY_FACTOR);
+        const a = node.attribs;
+        const hint = a.id === undefined && a.class === undefined ? 1 : hintFactor(`${a.id ?? ''} ${a.class ?? ''}`);
+        if (hint === CHROME_FACTOR || /navigation|banner|contentinfo|menu/.test(a.role ?? '')) v = Math.min(v, CHROME_FACTOR);
+        else if (hint === SECONDARY_FACTOR) v = Math.min(v, SECONDARY_FACTOR);
       }
     }
     f[i] = v;
@@ -201,14 +209,17 @@ const STATE_CLASSES = /^(?:odd|even|first|last|active|current|selected|on|hover|
 /** A record's class signature: its class tokens without digits and state words, sorted. */
 export function classSignature(el: Element): string {
   const cls = el.attribs.class;
-  if (!cls) return '';
-  return cls
+  return cls ? signatureOf(cls) : '';
+}
+
+const signatureOf = cachedByString((cls: string): string =>
+  cls
     .split(/\s+/)
     .map((t) => t.replace(/\d+/g, ''))
     .filter((t) => t.length > 1 && !STATE_CLASSES.test(t))
     .sort()
-    .join(' ');
-}
+    .join(' '),
+);
 
 /** `https://host/a/b/` for a page `https://host/a/b?x`: links starting with it lie below the
  * page's own path. Undefined for a site root (everything lies below it). */

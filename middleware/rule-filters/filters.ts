@@ -14,7 +14,7 @@
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
-import { detectLang, dominantScript, stopwords, words } from '../../src/core/text.js';
+import { codePointCounter, detectLang, dominantScript, stopwords, words } from '../../src/core/text.js';
 import { hasDate } from '../../src/core/dates.js';
 
 export type FilterMode = 'han' | 'cjk' | 'language';
@@ -107,10 +107,12 @@ const CJK_OTHER = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
  * quadratic in the run (issue 14: an 80 KB one-word paragraph took 3.2 s, 1 MB > 120 s). */
 const CODE_PATTERN = /function\s*\(|=>|\bvar\s+\w+\s*=|\bconst\s+\w+\s*=|\blet\s+\w+\s*=|<\/?[a-z][a-z0-9]*[\s>]|\}\s*\)|;\s*\}|\b\w+\.\w+\([^()]{0,200}\)\s*;|document\.write|window\.\w+/i;
 
-/** Matches of a global regex (one native scan; an exec loop costs a call per character). */
-function countRe(re: RegExp, text: string): number {
-  return text.match(re)?.length ?? 0;
-}
+/** Counts of one-code-point classes (src/core/text.ts codePointCounter: a table, not a match array). */
+const countCodeSymbols = codePointCounter(CODE_SYMBOLS);
+const countLetters = codePointCounter(LETTERS);
+const countHan = codePointCounter(HAN);
+const countCjkOther = codePointCounter(CJK_OTHER);
+const countComma = codePointCounter(COMMA);
 
 /** Non-space characters of a whitespace-collapsed segment text. */
 function nonSpace(text: string): number {
@@ -135,7 +137,7 @@ export function filterModeFor(lang: string | undefined, sampleText: string): Fil
 export function looksLikeCode(text: string): boolean {
   const chars = nonSpace(text);
   if (!chars) return false;
-  const symbols = countRe(CODE_SYMBOLS, text);
+  const symbols = countCodeSymbols(text);
   if (symbols >= MIN_CODE_SYMBOLS && symbols / chars > CODE_SYMBOL_SHARE) return true;
   return CODE_PATTERN.test(text);
 }
@@ -156,13 +158,13 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
   if (isUsername(text)) return { keep: true, rule: 'username' };
   const chars = nonSpace(text);
   if (!chars) return { keep: false, rule: 'not-language' };
-  const letters = countRe(LETTERS, text);
+  const letters = countLetters(text);
   // Numbers, times, scores, phone numbers ("8:30－8:50", "3-1", "010-8448 8961"): no letters, so
   // no code either, and they are content in programmes, tables and sports reports.
   if (!letters && text.length <= MAX_NUMERIC_CHARS && DIGIT.test(text)) return { keep: true, rule: 'number' };
   if (mode === 'han' || mode === 'cjk') {
     // Rule 3 (seed 001): a Chinese page's content is Chinese.
-    const cjk = countRe(HAN, text) + (mode === 'cjk' ? countRe(CJK_OTHER, text) : 0);
+    const cjk = countHan(text) + (mode === 'cjk' ? countCjkOther(text) : 0);
     // Only code *tokens* veto: brackets and semicolons are ordinary in Chinese references and
     // headings ("[6] 程艳霞. 现代物流管理理论[M]. 武汉: …").
     if (cjk / chars >= (options.hanThreshold ?? DEFAULT_HAN_THRESHOLD) && !CODE_PATTERN.test(text)) return { keep: true, rule: 'han' };
@@ -192,7 +194,7 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
   if (own && own !== lang && stopwords(own).size && density(ws, stopwords(own)) >= threshold) return { keep: true, rule: 'prose' };
   // An enumeration of names is language without function words ("CNN's Anderson Cooper, Kathleen
   // Koch, David Mattingly … contributed to this report"; a list of countries): commas give it away.
-  if (countRe(COMMA, text) * ENUMERATION_WORDS_PER_COMMA >= ws.length) return { keep: true, rule: 'prose' };
+  if (countComma(text) * ENUMERATION_WORDS_PER_COMMA >= ws.length) return { keep: true, rule: 'prose' };
   if (hasDate(text, { now: options.now })) return { keep: true, rule: 'date' };
   return { keep: false, rule: 'not-language' };
 }

@@ -237,3 +237,37 @@ export function stopwordDensity(text: string, lang: string): number {
   for (const w of ws) if (set.has(w)) n++;
   return n / ws.length;
 }
+
+/**
+ * A counter of the code points a one-code-point class matches (`/\p{L}/u`, `/[,，、]/`): the same
+ * count as `text.match(globalRe).length`, by a table of the Basic Multilingual Plane built on the
+ * first call (65,536 tests, ~5 ms) and a regex test only for astral characters. `match` builds an
+ * array of every matched character: on the crawl's rule filters, counting letters that way was 4 %
+ * of the chain's CPU; the table is ~10× faster.
+ */
+export function codePointCounter(re: RegExp): (text: string) => number {
+  const one = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+  let table: Uint8Array | undefined;
+  const build = () => {
+    const t = new Uint8Array(65536);
+    for (let c = 0; c < 65536; c++) if (c < 0xd800 || c > 0xdfff) t[c] = one.test(String.fromCharCode(c)) ? 1 : 0;
+    return t;
+  };
+  return (text) => {
+    const t = (table ??= build());
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          if (one.test(text.slice(i, i + 2))) n++;
+          i++;
+          continue;
+        }
+      }
+      n += t[c]!;
+    }
+    return n;
+  };
+}
