@@ -25,6 +25,7 @@
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
+import { cachedByString } from '../../src/core/string-cache.js';
 
 /** Anything with text segments: a `Page`, or a test double. */
 export interface SegmentLike {
@@ -98,16 +99,7 @@ export const FINGERPRINT_MEMORY = 256;
 /** Halving drops keys whose count falls below this (they were seen on < 1 page of the window). */
 const MIN_KEPT_COUNT = 0.5;
 
-/** FNV-1a over a string (UTF-16 code units), 32-bit, with a seed offset. */
-function fnv1a(s: string, seed: number): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
+/** Seeds of the two FNV-1a hashes (32-bit, over UTF-16 code units) a segment key folds. */
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_OFFSET_2 = 0x2545f491;
 
@@ -134,22 +126,40 @@ export function normalisePath(path: string, mode: PathMode): string {
       return '';
     case 'suffix':
       return path.split('/').slice(-SUFFIX_TAGS).join('/');
-    case 'collapsed': {
-      const parts = path.split('/');
-      const out: string[] = [];
-      for (const p of parts) if (out[out.length - 1] !== p) out.push(p);
-      return out.join('/');
-    }
+    case 'collapsed':
+      return collapsedPath(path);
   }
 }
+
+/** `div/div/p` → `div/p` (runs of one tag folded), once per distinct path: pages repeat their
+ * paths, and the template keys of every segment of every page read them. */
+const collapsedPath = cachedByString((path: string): string => {
+  const parts = path.split('/');
+  const out: string[] = [];
+  for (const p of parts) if (out[out.length - 1] !== p) out.push(p);
+  return out.join('/');
+});
 
 /** 53-bit key of a segment: two independent 32-bit hashes folded into a safe integer. Collisions
  * among the ≤ 4,000 keys of a site: ~1e-9. */
 export function segmentKey(path: string, text: string, mode: PathMode = DEFAULT_PATH_MODE): number {
-  const s = normalisePath(path, mode) + '\u0000' + text;
-  const a = fnv1a(s, FNV_OFFSET);
-  const b = fnv1a(s, FNV_OFFSET_2) & 0x1fffff;
-  return a * 0x200000 + b;
+  // both FNV-1a hashes of `normalisedPath + '\u0000' + text` in one pass, without building it
+  const np = normalisePath(path, mode);
+  let a = FNV_OFFSET >>> 0;
+  let b = FNV_OFFSET_2 >>> 0;
+  for (let i = 0; i < np.length; i++) {
+    const c = np.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  a = Math.imul(a, 0x01000193); // the separator (char code 0: the xor leaves the hash as it is)
+  b = Math.imul(b, 0x01000193);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
 }
 
 /** Key of a segment object (uncached; a learner caches the keys of the segments it sees). */

@@ -412,3 +412,23 @@ describe('Extractor batch and stream (the learn hook)', () => {
     expect(seen.get('http://lantern.test/2')!.texts).not.toContain('News that lights the way since 1911');
   });
 });
+
+describe('segmentKey', () => {
+  // the key as first written: both FNV-1a hashes of `normalisedPath + '\u0000' + text`
+  const fnv1a = (s: string, seed: number) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    return h >>> 0;
+  };
+  it('is the two FNV-1a hashes of path and text folded into a safe integer (one pass, same keys)', async () => {
+    const { segmentKey, normalisePath } = await import('../../middleware/template/learner.js');
+    for (const [path, text] of [['html/body/div/div/div/p', 'Hello, world'], ['', ''], ['body/ul/li/a', '中文 標題 𠀀 \u0000 end'], ['div/div', 'x'.repeat(500)]] as const) {
+      const s = `${normalisePath(path, 'collapsed')}\u0000${text}`;
+      expect(segmentKey(path, text, 'collapsed')).toBe(fnv1a(s, 0x811c9dc5) * 0x200000 + (fnv1a(s, 0x2545f491) & 0x1fffff));
+    }
+    expect(normalisePath('html/body/div/div/div/p', 'collapsed')).toBe('html/body/div/p');
+  });
+});

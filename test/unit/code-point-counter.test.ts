@@ -10,3 +10,14 @@ describe('codePointCounter', () => {
     });
   }
 });
+
+describe('solidLength', () => {
+  it('counts what is left after removing white space as /\\s+/g reads it', async () => {
+    const { solidLength } = await import('../../src/core/page-index.js');
+    for (let c = 0; c < 65536; c += 1) {
+      const s = `a${String.fromCharCode(c)} b\u3000`;
+      if (solidLength(s) !== s.replace(/\s+/g, '').length) throw new Error(`U+${c.toString(16)}`);
+    }
+    expect(solidLength('  中文\n\t text \u00a0')).toBe(6);
+  });
+});
