@@ -295,6 +295,40 @@ describe('quotes with dates', () => {
   });
 });
 
+describe('the list stage (issue 29)', () => {
+  const floor = (i: number, extra = ''): string =>
+    `<div class="item"><a class="name" href="/member/u${i}">user${i}</a> <span class="time">2024-03-${String(i + 1).padStart(2, '0')} 10:00</span>${extra}<div class="body">Reply number ${i}, with a sentence of its own.</div></div>`;
+  it('drops a record of the floors\' markup that names no author where all the others do (an ad in the stream)', () => {
+    const ad = '<div class="item"><span class="time">2024-03-07 12:00</span><div class="body">Cheap flights to the islands, book now and save.</div></div>';
+    const html = `<html><head><title>A thread</title></head><body><h1>A thread</h1><div id="list">${Array.from({ length: 12 }, (_, i) => floor(i) + (i === 5 ? ad : '')).join('')}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://ads.example/t/1', body: html }))!.posts;
+    expect(posts).toHaveLength(12);
+    expect(posts.map((p) => p.author)).toEqual(Array.from({ length: 12 }, (_, i) => `user${i}`));
+    expect(posts.some((p) => p.content.includes('Cheap flights'))).toBe(false);
+  });
+  it('keeps a structural list whole when a dated box every few floors cuts header spans across it', () => {
+    const box = (k: number) => `<div class="promo"><div class="promo-footer">2024-04-0${k} 09:00</div><p>Sponsored.</p></div>`;
+    const html = `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="list">${Array.from({ length: 24 }, (_, i) => floor(i % 28) + (i % 8 === 7 ? box(1 + ((i / 8) | 0)) : '')).join('')}</div></body></html>`;
+    const r = extractForumDebug(createPage({ url: 'https://promo.example/t/2', body: html }), { model: null })!;
+    expect(r.posts).toHaveLength(24);
+    expect(r.posts[10]!.author).toBe('user10');
+    // The floors are the list's elements, not spans between dates.
+    expect(r.records.every((rec) => rec.roots[0]?.attribs.class === 'item')).toBe(true);
+  });
+  it('takes a submission that shows the thread title as a link as the main post, not a dated sidebar before it', () => {
+    const title = 'Why the lighthouse keeper left the island';
+    const sidebar = '<div class="side"><p>this post was submitted on 2024-03-01 08:00 by <a href="user?id=mod">mod</a>, and the rules of this community say: be kind, stay on topic.</p></div>';
+    const submission = `<div class="thing"><p class="title"><a href="https://elsewhere.example/story">${title}</a> (elsewhere.example)</p><a href="user?id=op">op</a> <span class="time">2024-03-01 09:00</span><div class="body">The story, in my words: he left because the light was automated.</div></div>`;
+    const comments = Array.from({ length: 6 }, (_, i) => `<div class="thing"><a href="user?id=c${i}">c${i}</a> <span class="time">2024-03-01 1${i}:00</span><div class="body">Comment ${i}, which says something.</div></div>`).join('');
+    const html = `<html><head><title>${title} : stories</title></head><body>${sidebar}<div id="site">${submission}${comments}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://comments.example/r/stories/1', body: html }))!.posts;
+    expect(posts).toHaveLength(7);
+    expect(posts[0]!.content).toContain('he left because the light was automated');
+    expect(posts[0]!.author).toBe('op');
+    expect(posts.some((p) => p.content.includes('rules of this community'))).toBe(false);
+  });
+});
+
 describe('id clustering (seed 003)', () => {
   it('groups linear post ids and separates an outlier', () => {
     const doc = parseHtml('<div id="post_101"></div><div id="post_102"></div><div id="post_104"></div><div id="post_9000"></div><div id="nav1"></div>');
