@@ -115,12 +115,12 @@ const OUTER_OWN_DATE_SHARE = 0.75;
  * Whether `inner`'s records nest in `outer`'s: at least one inner record lies strictly inside an
  * outer record, every inner record within the outer list's span does, and the nesting is not one
  * to one (the same posts seen at two depths): some outer record holds two inner records, one
- * outer record holds them all, or (with `minority`, for replies) they sit in at most half of the
- * outer records. Inner records outside the span (comments under a question that
+ * outer record holds them all, (with `minority`, for replies) they sit in at most half of the
+ * outer records, or (with `part`, for a small part of each outer record) one to one. Inner records outside the span (comments under a question that
  * precedes its answers) do not count against it. Records of a candidate are disjoint and sorted,
  * so each inner record finds its outer one by binary search.
  */
-function nests(outer: PostRecord[], inner: PostRecord[], minority = false): boolean {
+function nests(outer: PostRecord[], inner: PostRecord[], minority = false, part = false): boolean {
   const starts = outer.map((r) => r.range.start);
   const spanStart = outer[0]!.range.start;
   const spanEnd = outer[outer.length - 1]!.range.end;
@@ -141,7 +141,7 @@ function nests(outer: PostRecord[], inner: PostRecord[], minority = false): bool
     if (run > maxPer) maxPer = run;
   }
   // …or one each in a minority of the outer records (a comment under two posts of ten).
-  return inside > 0 && (maxPer >= 2 || (hosts.size === 1 && inside === inner.length && inner.length >= MIN_RECORDS) || (minority && hosts.size * 2 <= outer.length));
+  return inside > 0 && (maxPer >= 2 || (hosts.size === 1 && inside === inner.length && inner.length >= MIN_RECORDS) || (minority && hosts.size * 2 <= outer.length) || (part && inside >= MIN_RECORDS));
 }
 
 /** Dates of a record that sit inside the records of its inner lists: the inner records merged
@@ -1042,6 +1042,53 @@ export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main
   return all;
 }
 
+/** Lists nested in other lists among the strongest candidates (see `recordSets`): the nested ones,
+ * and those an outer list dominates (its records show dates of their own). Sets `inner`. */
+function relateNested(ix: ThreadIndex, top: Candidate[], postStarts: Int32Array, spans: InnerSpans): { nestedSet: Set<Candidate>; dominated: Set<Candidate> } {
+  const nestedSet = new Set<Candidate>();
+  const parts = new Map<Candidate, Candidate[]>();
+  for (const outer of top) {
+    // Header-delimited floors are DFS spans, not elements: one that holds whole elements of a
+    // structural list (a dated ad box every twenty posts) is cut at the wrong dates, not a post
+    // holding its comments.
+    const headerSpans = outer.key.startsWith('hdr:');
+    for (const inner of top) {
+      if (inner === outer || (headerSpans && inner.records[0]!.roots.length)) continue;
+      if (nests(outer.records, inner.records)) {
+        (outer.inner ??= []).push(inner);
+        nestedSet.add(inner);
+      } else if (nests(outer.records, inner.records, false, true) && innerShare(ix, outer.records, inner) < INNER_BULK_SHARE) {
+        // One to one, a small part of each outer record (each answer's comment box): not the same
+        // posts seen at two depths, but no list of replies either (a floor's own panels nest so).
+        // It does not compete with the outer list.
+        let ps = parts.get(outer);
+        if (!ps) parts.set(outer, (ps = []));
+        ps.push(inner);
+        nestedSet.add(inner);
+      }
+    }
+  }
+  const dominated = new Set<Candidate>();
+  for (const outer of top) {
+    const ps = parts.get(outer) ?? [];
+    if (!outer.inner && !ps.length) continue;
+    // The outer records must show their own dates (not only their inner lists'): page sections
+    // or columns that merely group posts have none.
+    // An inner "list" that neither talks nor holds the bulk of the records is a part of their
+    // own template (a post's signature block, `div.mt*` like its comments block): the dates it
+    // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
+    // (A part's dates may be the records' own: an answer's signature sits in its body cell.)
+    const lists = (outer.inner ?? []).filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
+    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists, spans) > 0).length;
+    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
+      outer.inner = undefined;
+      continue;
+    }
+    for (const inner of [...(outer.inner ?? []), ...ps]) dominated.add(inner);
+  }
+  return { nestedSet, dominated };
+}
+
 /** Every candidate list of floors of a page, the rules' choice marked (`rule`); no set when the
  * page has no candidate at all. */
 export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: readonly FloorLayout[] = []): SetPool {
@@ -1103,36 +1150,7 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   // long post (its attachment boxes, its dated paragraphs). It does not compete with the outer
   // list when the outer list's records have dates of their own.
   const top = speaking.slice(0, NESTING_CHECKED_CANDIDATES);
-  const nestedSet = new Set<Candidate>();
-  for (const outer of top) {
-    // Header-delimited floors are DFS spans, not elements: one that holds whole elements of a
-    // structural list (a dated ad box every twenty posts) is cut at the wrong dates, not a post
-    // holding its comments.
-    const spans = outer.key.startsWith('hdr:');
-    for (const inner of top) {
-      if (inner === outer || (spans && inner.records[0]!.roots.length)) continue;
-      if (nests(outer.records, inner.records)) {
-        (outer.inner ??= []).push(inner);
-        nestedSet.add(inner);
-      }
-    }
-  }
-  const dominated = new Set<Candidate>();
-  for (const outer of top) {
-    if (!outer.inner) continue;
-    // The outer records must show their own dates (not only their inner lists'): page sections
-    // or columns that merely group posts have none.
-    // An inner "list" that neither talks nor holds the bulk of the records is a part of their
-    // own template (a post's signature block, `div.mt*` like its comments block): the dates it
-    // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
-    const lists = outer.inner.filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
-    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists, spans) > 0).length;
-    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
-      outer.inner = undefined;
-      continue;
-    }
-    for (const inner of outer.inner) dominated.add(inner);
-  }
+  const { nestedSet, dominated } = relateNested(ix, top, postStarts, spans);
   const singleDatedSet = new Set(speaking.filter((c) => singleDated(c)));
   const live = speaking.filter((c) => !dominated.has(c) && singleDatedSet.has(c));
   // Posts name their author: the strongest candidates are weighed by the share of records that

@@ -315,6 +315,16 @@ describe('the list stage (issue 29)', () => {
     // The floors are the list's elements, not spans between dates.
     expect(r.records.every((rec) => rec.roots[0]?.attribs.class === 'item')).toBe(true);
   });
+  it('takes the answers, not the comment box each of them holds, as the floors', () => {
+    const comments = (k: number) => `<div class="comments" id="comments-${k}"><ul><li class="comment"><a href="/users/c${k}">c${k}</a> <span class="date">2024-05-0${k + 2} 08:00</span> A short comment on post ${k}, fine.</li></ul></div>`;
+    const post = (k: number, cls: string, text: string) => `<div class="${cls}" id="${cls}-${k}"><div class="body">${text}</div><div class="sig"><a href="/users/a${k}">a${k}</a> <span class="date">2024-05-01 1${k}:00</span></div>${comments(k)}</div>`;
+    const answers = [1, 2, 3, 4].map((k) => post(k, 'answer', `Answer ${k}: the way to do it is this, and here is a longer explanation of why it works in every case you asked about.`)).join('');
+    const html = `<html><head><title>How to do it</title></head><body><h1>How to do it</h1>${post(0, 'question', 'How do I do it? I tried several things and none of them worked, so here is what I tried.')}<div id="answers">${answers}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://qa.example/q/1', body: html }), { model: null })!.posts;
+    const answerPosts = posts.filter((p) => p.content.startsWith('Answer'));
+    expect(answerPosts.map((p) => p.author)).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(posts.some((p) => p.author?.startsWith('c'))).toBe(false);
+  });
   it('takes a submission that shows the thread title as a link as the main post, not a dated sidebar before it', () => {
     const title = 'Why the lighthouse keeper left the island';
     const sidebar = '<div class="side"><p>this post was submitted on 2024-03-01 08:00 by <a href="user?id=mod">mod</a>, and the rules of this community say: be kind, stay on topic.</p></div>';
