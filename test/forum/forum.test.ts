@@ -325,6 +325,16 @@ describe('the list stage (issue 29)', () => {
     expect(answerPosts.map((p) => p.author)).toEqual(['a1', 'a2', 'a3', 'a4']);
     expect(posts.some((p) => p.author?.startsWith('c'))).toBe(false);
   });
+  it('reads the name, not a user panel of level and points whose class also says "user"', () => {
+    const floor = (i: number) =>
+      `<section class="post"><div class="side"><div class="c-user"><div class="c-user__side"><div class="usericon"><span>LV.</span> ${10 + i}</div><div class="usericon"><span>GP</span> ${i * 7}</div></div>` +
+      `<a class="c-user__avatar" href="//home.example/p${i}"><img src="a.png"></a></div></div><div class="main"><div class="post-header"><a class="floor" href="?f=${i + 1}">${i + 1} 樓</a> ` +
+      `<a class="username" href="//home.example/p${i}">玩家${i}号</a> <a class="userid" href="//home.example/p${i}">p${i}</a></div><div class="post-info"><a class="edittime" href="#">2017-09-11 16:${String(10 + i).padStart(2, '0')}:00</a></div>` +
+      `<div class="post-body"><article><div class="content">第${i}楼的回复，说了一句完整的话。<br>我中午才到旁边送东西，看到这个消息很惊讶。<br>大家怎么看？</div></article></div></div></section>`;
+    const html = `<html><head><title>討論串</title></head><body><h1>討論串</h1><div id="posts">${Array.from({ length: 6 }, (_, i) => floor(i)).join('')}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://bbs.example/thread/9', body: html }))!.posts;
+    expect(posts.map((p) => p.author)).toEqual(Array.from({ length: 6 }, (_, i) => `玩家${i}号`));
+  });
   it('takes a submission that shows the thread title as a link as the main post, not a dated sidebar before it', () => {
     const title = 'Why the lighthouse keeper left the island';
     const sidebar = '<div class="side"><p>this post was submitted on 2024-03-01 08:00 by <a href="user?id=mod">mod</a>, and the rules of this community say: be kind, stay on topic.</p></div>';
