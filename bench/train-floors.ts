@@ -121,7 +121,7 @@ export function collect(cases: Case[], log = false): PageData[] {
     const feats = setFeatures(ix, pool, pageFacts(ix, anchors));
     const noRule = !pool.sets.some((s) => s.rule);
     const setQ = pool.sets.map((s) => {
-      const texts = assembleSet(ix, pool, s, undefined).map((r) => recordText(ix, r));
+      const texts = assembleSet(ix, pool, s, null).map((r) => recordText(ix, r));
       return gold.quality(texts, texts.map(bagOf), true).q;
     });
     // (As at run time: where the rules found no list, only lists that talk are offered.)
@@ -144,7 +144,7 @@ export function collect(cases: Case[], log = false): PageData[] {
     for (const i of order) {
       if (mains.length >= MAIN_LISTS_PER_PAGE) break;
       const set = pool.sets[i]!;
-      const records = assembleSet(ix, pool, set, undefined);
+      const records = assembleSet(ix, pool, set, null);
       const sig = records.map((r) => `${r.range.start}-${r.range.end}`).join(',');
       if (seen.has(sig)) continue;
       seen.add(sig);

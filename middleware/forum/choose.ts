@@ -50,7 +50,7 @@ export function chooseRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: r
     if (k >= 0) set = pool.sets[k];
   }
   if (!set) return { records: [], pool, get pagination() { return findPagination(ix.page); } };
-  const floors = assembleSet(ix, pool, set, undefined);
+  const floors = assembleSet(ix, pool, set, null);
   const pagination = findPagination(ix.page, { exclude: floors.map((r) => r.range) });
   let main = set.main;
   if (model?.main && facts && floors.length) {

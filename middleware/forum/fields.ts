@@ -742,6 +742,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     // A name holder is small; reading the text of a big hinted wrapper ("user-panel") for every
     // such element would be quadratic.
     if (ix.end[i]! - i > MAX_AUTHOR_NODES) continue;
+    // A hinted holder whose text lies on several lines is a user panel (level, points, title),
+    // not a name; a profile link inside it is tried on its own.
+    if (hinted && n.name !== 'a' && segSpan(ix, rangeOf(ix, n)).reduce((a, b) => b - a) > 1) continue;
     const name = unlabel(collapse(textOf(n)));
     // (A button is never a name, whatever its class or link says: "Reply" in a `reply-user` box.)
     if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name) || ACTION_TEXT.test(name)) continue;

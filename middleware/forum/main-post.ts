@@ -194,7 +194,7 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
   const recWords = new Set(firstRoot ? classWords(firstRoot) : []);
   const none: Features = new Map([['none', 1]]);
   if (ctx.laterPage) none.set('none:laterPage', 1);
-  if (holdsThreadTitle(ix, first.range)) none.set('none:firstHoldsTitle', 1);
+  if (holdsThreadTitle(ix, first.range, true)) none.set('none:firstHoldsTitle', 1);
   if (firstRoot && majorN > 1 && stepKey(firstRoot) !== majorKey) none.set('none:firstDiffers', 1);
   if (records.length === 1) none.set('none:oneRecord', 1);
   if (cands.some((c) => c.rule)) none.set('none:ruleMain', 1);
@@ -246,7 +246,7 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     put(dates === 0 ? 'dates:0' : dates === 1 ? 'dates:1' : dates <= 3 ? 'dates:2-3' : 'dates:4+');
     if (hasMemberLink(ix, r)) put('memberLink');
     if (showsAuthor(ix, c.record)) put('author');
-    if (holdsThreadTitle(ix, r)) put('title');
+    if (holdsThreadTitle(ix, r, true)) put('title');
     put('headingShare', text ? Math.min(1, headingChars(ix, r) / text) : 0);
     // Rendered as the floors' bodies are (the question above its answers, the submission above
     // its comments).
@@ -272,7 +272,7 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     if (!hasMemberLink(ix, r) && !showsAuthor(ix, c.record)) put('nobody');
     // What the rules ask of a main post (records.ts mainPostBefore): a person's link or the
     // thread's title, POST_TEXT_REF characters besides headings, a sentence.
-    if ((hasMemberLink(ix, r) || holdsThreadTitle(ix, r)) && text - headingChars(ix, r) >= POST_TEXT_REF && p > 0) put('eligible');
+    if ((hasMemberLink(ix, r) || holdsThreadTitle(ix, r, true)) && text - headingChars(ix, r) >= POST_TEXT_REF && p > 0) put('eligible');
     if (e) {
       put(`tag:${['div', 'table', 'article', 'section', 'li', 'tr', 'td', 'p', 'h1', 'h2', 'h3', 'span', 'ul', 'dl', 'tbody'].includes(e.name) ? e.name : 'other'}`);
       if (firstRoot && e.name === firstRoot.name) put('sameTag');

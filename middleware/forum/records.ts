@@ -23,7 +23,7 @@
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
-import { collapse, textOf, type Page } from '../../src/core/page.js';
+import { collapse, textOf, type Page, type Segment } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
@@ -115,12 +115,12 @@ const OUTER_OWN_DATE_SHARE = 0.75;
  * Whether `inner`'s records nest in `outer`'s: at least one inner record lies strictly inside an
  * outer record, every inner record within the outer list's span does, and the nesting is not one
  * to one (the same posts seen at two depths): some outer record holds two inner records, one
- * outer record holds them all, or (with `minority`, for replies) they sit in at most half of the
- * outer records. Inner records outside the span (comments under a question that
+ * outer record holds them all, (with `minority`, for replies) they sit in at most half of the
+ * outer records, or (with `part`, for a small part of each outer record) one to one. Inner records outside the span (comments under a question that
  * precedes its answers) do not count against it. Records of a candidate are disjoint and sorted,
  * so each inner record finds its outer one by binary search.
  */
-function nests(outer: PostRecord[], inner: PostRecord[], minority = false): boolean {
+function nests(outer: PostRecord[], inner: PostRecord[], minority = false, part = false): boolean {
   const starts = outer.map((r) => r.range.start);
   const spanStart = outer[0]!.range.start;
   const spanEnd = outer[outer.length - 1]!.range.end;
@@ -141,7 +141,7 @@ function nests(outer: PostRecord[], inner: PostRecord[], minority = false): bool
     if (run > maxPer) maxPer = run;
   }
   // …or one each in a minority of the outer records (a comment under two posts of ten).
-  return inside > 0 && (maxPer >= 2 || (hosts.size === 1 && inside === inner.length && inner.length >= MIN_RECORDS) || (minority && hosts.size * 2 <= outer.length));
+  return inside > 0 && (maxPer >= 2 || (hosts.size === 1 && inside === inner.length && inner.length >= MIN_RECORDS) || (minority && hosts.size * 2 <= outer.length) || (part && inside >= MIN_RECORDS));
 }
 
 /** Dates of a record that sit inside the records of its inner lists: the inner records merged
@@ -728,6 +728,9 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
     if (!a.prose && !a.edited && !inReply(a.index)) anchor = a;
   }
   if (!anchor) return undefined;
+  // The first floor that shows the thread's title is the thread's opening post (a submission in
+  // the comments' own template): what sits before it is a sidebar or a header.
+  if (holdsThreadTitle(ix, records[0]!.range, true)) return undefined;
   // Already inside a floor (a record that starts later cannot contain it, but be safe).
   if (records.some((r) => r.range.start <= anchor!.index && anchor!.index <= r.range.end)) return undefined;
   let el: Element = anchor.element;
@@ -788,10 +791,13 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
   return out;
 }
 
-/** Whether a heading in the range shows the page's title (or a part of it cut at a separator). */
-export function holdsThreadTitle(ix: ThreadIndex, r: Range): boolean {
+/** Whether a heading in the range shows the page's title (or a part of it cut at a separator);
+ * with `links`, a line that is mostly a link showing it counts too (a submission's title link,
+ * in a table row or a paragraph rather than a heading). */
+export function holdsThreadTitle(ix: ThreadIndex, r: Range, links = false): boolean {
   const title = ix.page.title.replace(/\s+/g, ' ').trim();
-  const headings = segmentsIn(ix, r).filter((seg) => /^h[1-6]$/.test(seg.element.name) && seg.text.length >= MIN_TITLE_CHARS);
+  const titleLink = (seg: Segment): boolean => links && !!title && seg.text.length >= MIN_TITLE_CORE_CHARS && seg.linkChars >= TITLE_LINK_SHARE * seg.text.length;
+  const headings = segmentsIn(ix, r).filter((seg) => (/^h[1-6]$/.test(seg.element.name) || titleLink(seg)) && seg.text.length >= MIN_TITLE_CHARS);
   if (!headings.length) return false;
   if (title) {
     if (headings.some((seg) => title.includes(seg.text))) return true;
@@ -812,6 +818,8 @@ function inTitleHeading(ix: ThreadIndex, a: DateAnchor): boolean {
   const text = a.element.children.length ? collapse(textOf(a.element)) : '';
   return text.length >= MIN_TITLE_CHARS && title.includes(text);
 }
+/** A line at least this much link is a title link (the rest: the linked site's name, a flair). */
+const TITLE_LINK_SHARE = 0.6;
 /** A title part this long is the thread's own title, distinctive enough to begin a heading. */
 const MIN_TITLE_CORE_CHARS = 12;
 /** A heading this short ("Re", "#") matches any title. */
@@ -949,8 +957,9 @@ export function showsAuthor(ix: ThreadIndex, rec: PostRecord): boolean {
   return false;
 }
 
-/** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded). */
-const MEMBER_HREF = /(\/members?\/|member\.php|viewprofile|\/users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
+/** Member profile links of boards (the author links of blogs and news, `/author/…`, excluded);
+ * relative ones too (`user?id=alice`). */
+const MEMBER_HREF = /((?:^|\/)members?\/|member\.php|viewprofile|(?:^|\/)users?(\/|\?|\.php)|\/u\/|\/profile|showuser|space-uid|mod=space|[?&]uid=|\/home\/main|\/mitglied|\/membre|user-dashboard|action=profile)/i;
 /** A member profile link; a login or sign-up link under `/user/` is nobody's. */
 function isMemberHref(href: string): boolean {
   return MEMBER_HREF.test(href) && !LOGIN_HREF.test(href.split('?')[0]!);
@@ -1022,15 +1031,62 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
 
 /**
  * The floors of a candidate list as the splitter returns them: the main post (by default the one
- * the rules found) before the records, header rows merged into their floors, replies attached to
+ * the rules found; `null` for none) before the records, header rows merged into their floors, replies attached to
  * the floors that hold them. Fresh record objects: a set can be assembled more than once.
  */
-export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main: PostRecord | undefined = set.main): PostRecord[] {
+export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main: PostRecord | null = set.main ?? null): PostRecord[] {
   const fresh = (r: PostRecord): PostRecord => ({ roots: r.roots, range: r.range, via: r.via });
   const all = mergeHeaderRows(ix, dropCopies(ix, (main ? [main, ...set.records] : set.records).map(fresh)), pool.ownText);
   attachReplies(all, set.replies);
   for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
   return all;
+}
+
+/** Lists nested in other lists among the strongest candidates (see `recordSets`): the nested ones,
+ * and those an outer list dominates (its records show dates of their own). Sets `inner`. */
+function relateNested(ix: ThreadIndex, top: Candidate[], postStarts: Int32Array, spans: InnerSpans): { nestedSet: Set<Candidate>; dominated: Set<Candidate> } {
+  const nestedSet = new Set<Candidate>();
+  const parts = new Map<Candidate, Candidate[]>();
+  for (const outer of top) {
+    // Header-delimited floors are DFS spans, not elements: one that holds whole elements of a
+    // structural list (a dated ad box every twenty posts) is cut at the wrong dates, not a post
+    // holding its comments.
+    const headerSpans = outer.key.startsWith('hdr:');
+    for (const inner of top) {
+      if (inner === outer || (headerSpans && inner.records[0]!.roots.length)) continue;
+      if (nests(outer.records, inner.records)) {
+        (outer.inner ??= []).push(inner);
+        nestedSet.add(inner);
+      } else if (nests(outer.records, inner.records, false, true) && innerShare(ix, outer.records, inner) < INNER_BULK_SHARE) {
+        // One to one, a small part of each outer record (each answer's comment box): not the same
+        // posts seen at two depths, but no list of replies either (a floor's own panels nest so).
+        // It does not compete with the outer list.
+        let ps = parts.get(outer);
+        if (!ps) parts.set(outer, (ps = []));
+        ps.push(inner);
+        nestedSet.add(inner);
+      }
+    }
+  }
+  const dominated = new Set<Candidate>();
+  for (const outer of top) {
+    const ps = parts.get(outer) ?? [];
+    if (!outer.inner && !ps.length) continue;
+    // The outer records must show their own dates (not only their inner lists'): page sections
+    // or columns that merely group posts have none.
+    // An inner "list" that neither talks nor holds the bulk of the records is a part of their
+    // own template (a post's signature block, `div.mt*` like its comments block): the dates it
+    // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
+    // (A part's dates may be the records' own: an answer's signature sits in its body cell.)
+    const lists = (outer.inner ?? []).filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
+    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists, spans) > 0).length;
+    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
+      outer.inner = undefined;
+      continue;
+    }
+    for (const inner of [...(outer.inner ?? []), ...ps]) dominated.add(inner);
+  }
+  return { nestedSet, dominated };
 }
 
 /** Every candidate list of floors of a page, the rules' choice marked (`rule`); no set when the
@@ -1094,32 +1150,7 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   // long post (its attachment boxes, its dated paragraphs). It does not compete with the outer
   // list when the outer list's records have dates of their own.
   const top = speaking.slice(0, NESTING_CHECKED_CANDIDATES);
-  const nestedSet = new Set<Candidate>();
-  for (const outer of top) {
-    for (const inner of top) {
-      if (inner === outer) continue;
-      if (nests(outer.records, inner.records)) {
-        (outer.inner ??= []).push(inner);
-        nestedSet.add(inner);
-      }
-    }
-  }
-  const dominated = new Set<Candidate>();
-  for (const outer of top) {
-    if (!outer.inner) continue;
-    // The outer records must show their own dates (not only their inner lists'): page sections
-    // or columns that merely group posts have none.
-    // An inner "list" that neither talks nor holds the bulk of the records is a part of their
-    // own template (a post's signature block, `div.mt*` like its comments block): the dates it
-    // holds are the records' own. Comments talk; posts grouped by page columns are the bulk.
-    const lists = outer.inner.filter((c) => c.records.filter((r) => punctMarks(ix, r.range) > 0).length >= REPLY_PUNCT_SHARE * c.records.length || innerShare(ix, outer.records, c) >= INNER_BULK_SHARE);
-    const own = outer.records.filter((r) => datedCount(postStarts, r.range) - innerDates(postStarts, r, lists, spans) > 0).length;
-    if (own < OUTER_OWN_DATE_SHARE * outer.records.length || outer.records.length < MIN_RECORDS) {
-      outer.inner = undefined;
-      continue;
-    }
-    for (const inner of outer.inner) dominated.add(inner);
-  }
+  const { nestedSet, dominated } = relateNested(ix, top, postStarts, spans);
   const singleDatedSet = new Set(speaking.filter((c) => singleDated(c)));
   const live = speaking.filter((c) => !dominated.has(c) && singleDatedSet.has(c));
   // Posts name their author: the strongest candidates are weighed by the share of records that
@@ -1169,7 +1200,7 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
     let f = finished.get(c);
     if (f) return f;
     const replies = replyRecords(ix, c, speaking);
-    const records = extendRecords(ix, anchorStarts, c.records, allElements);
+    const records = dropAuthorless(ix, extendRecords(ix, anchorStarts, c.records, allElements));
     const main = mainPostBefore(ix, anchors, records, ownText, replies);
     // The list without the same template's records elsewhere, for the floor model (a "most
     // liked replies" box repeats some of the replies above them).
@@ -1230,6 +1261,18 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   if (single.length) sets.push(simple('single', single, fallback === 'single'));
   if (undated.length) sets.push(simple('undated', undated, fallback === 'undated'));
   return { sets, ownText };
+}
+
+/** A list of at least this many records in which all but AUTHORLESS_MAX_SHARE of them name their
+ * author loses the ones that do not: posts of one template all show who wrote them, so a record
+ * of the same markup that names nobody is an ad or a tag box slotted into the stream. */
+const AUTHORLESS_MIN_RECORDS = 10;
+const AUTHORLESS_MAX_SHARE = 0.1;
+
+function dropAuthorless(ix: ThreadIndex, records: PostRecord[]): PostRecord[] {
+  if (records.length < AUTHORLESS_MIN_RECORDS) return records;
+  const kept = records.filter((r) => showsAuthor(ix, r));
+  return kept.length < records.length && records.length - kept.length <= AUTHORLESS_MAX_SHARE * records.length ? kept : records;
 }
 
 /** Undated floors must hold at least this share of the page's text: the thread is what the page

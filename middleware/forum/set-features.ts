@@ -25,6 +25,8 @@ export function classWords(el: Element): string[] {
   return [...out];
 }
 
+const FALLBACKS = new Set(['peaks', 'single', 'undated']);
+
 const TAGS = new Set(['div', 'li', 'tr', 'table', 'article', 'section', 'td', 'dl', 'p', 'tbody', 'blockquote', 'span', 'a']);
 
 function median(xs: number[]): number {
@@ -72,7 +74,9 @@ export function setFeatures(ix: ThreadIndex, pool: SetPool, facts: PageFacts): F
     put(`via:${via(set)}`);
     if (set.key.endsWith('/own')) put('own');
     if (set.extended) put('extended');
-    if (set.rule) put('rule');
+    // The rules' fallbacks (peak clustering, one post, undated floors) are right less often than
+    // their structural lists: a weight of their own.
+    if (set.rule) put(FALLBACKS.has(set.key) ? 'rule:fallback' : 'rule');
     const rank = ranked.indexOf(set);
     put(rank === 0 ? 'rank:0' : rank === 1 ? 'rank:1' : 'rank:2+');
     put('score:rel', set.score / maxScore);

@@ -219,11 +219,11 @@ const PATTERNS: Pattern[] = [
     re: new RegExp(`(?<![\\p{L}])(?:${WEEKDAY})?${MON}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?!\\d)${TIME_SEP}${TIME}`, 'giu'),
     build: (m, o) => ({ year: o.now.year, month: MONTHS[m[1]!.toLowerCase()]!, day: num(m[2])!, ...timeParts(m, 3), yearInferred: true }),
   },
-  // Relative: N units ago (zh, en, de, fr, es). The number starts where a digit run starts
+  // Relative: N units ago (zh, en, de, fr, es; English abbreviated units too: "6 yr. ago", "2 mo. ago"). The number starts where a digit run starts
   // (`(?<!\d)`): retried from every digit of a long run, `\d+` was quadratic in the run (a 50 KB
   // run of digits took 10 s, issue 14 audit).
   {
-    re: /(?:((?<!\d)\d+|an?|one)\s*(秒|分钟|分鐘|小时|小時|天|日|周|週|星期|个月|個月|月|年|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s*(前|ago))|(?:(?:vor|il y a|hace|há)\s+(\d+)\s+(sekunden?|minuten?|stunden?|tagen?|wochen?|monaten?|jahren?|secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|segundos?|minutos?|horas?|días?|dias?|semanas?|meses|mes|años?|anos?))/giu,
+    re: /(?:((?<!\d)\d+|an?|one)\s*(秒|分钟|分鐘|小时|小時|天|日|周|週|星期|个月|個月|月|年|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?|yrs?)\.?\s*(前|ago))|(?:(?:vor|il y a|hace|há)\s+(\d+)\s+(sekunden?|minuten?|stunden?|tagen?|wochen?|monaten?|jahren?|secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|segundos?|minutos?|horas?|días?|dias?|semanas?|meses|mes|años?|anos?))/giu,
     build: (m, o) => {
       const nRaw = (m[1] ?? m[4])!.toLowerCase();
       const n = /^\d+$/.test(nRaw) ? Number(nRaw) : 1;
@@ -256,8 +256,8 @@ function relUnit(unit: string, n: number): Record<string, number> {
   if (/^(分|min)/.test(unit)) return { minutes: n };
   if (/^(小|hour|hr|stund|heure|hora)/.test(unit)) return { hours: n };
   if (/^(天|日|day|tag|jour|día|dia)/.test(unit)) return { days: n };
-  if (/^(周|週|星期|week|woche|semaine|semana)/.test(unit)) return { weeks: n };
-  if (/^(个月|個月|月|month|monat|mois|mes)/.test(unit)) return { months: n };
+  if (/^(周|週|星期|week|wk|woche|semaine|semana)/.test(unit)) return { weeks: n };
+  if (/^(个月|個月|月|mo|monat|mes)/.test(unit)) return { months: n };
   return { years: n };
 }
 

@@ -295,6 +295,60 @@ describe('quotes with dates', () => {
   });
 });
 
+describe('the list stage (issue 29)', () => {
+  const floor = (i: number, extra = ''): string =>
+    `<div class="item"><a class="name" href="/member/u${i}">user${i}</a> <span class="time">2024-03-${String(i + 1).padStart(2, '0')} 10:00</span>${extra}<div class="body">Reply number ${i}, with a sentence of its own.</div></div>`;
+  it('drops a record of the floors\' markup that names no author where all the others do (an ad in the stream)', () => {
+    const ad = '<div class="item"><span class="time">2024-03-07 12:00</span><div class="body">Cheap flights to the islands, book now and save.</div></div>';
+    const html = `<html><head><title>A thread</title></head><body><h1>A thread</h1><div id="list">${Array.from({ length: 12 }, (_, i) => floor(i) + (i === 5 ? ad : '')).join('')}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://ads.example/t/1', body: html }))!.posts;
+    expect(posts).toHaveLength(12);
+    expect(posts.map((p) => p.author)).toEqual(Array.from({ length: 12 }, (_, i) => `user${i}`));
+    expect(posts.some((p) => p.content.includes('Cheap flights'))).toBe(false);
+  });
+  it('keeps a structural list whole when a dated box every few floors cuts header spans across it', () => {
+    const box = (k: number) => `<div class="promo"><div class="promo-footer">2024-04-0${k} 09:00</div><p>Sponsored.</p></div>`;
+    const html = `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="list">${Array.from({ length: 24 }, (_, i) => floor(i % 28) + (i % 8 === 7 ? box(1 + ((i / 8) | 0)) : '')).join('')}</div></body></html>`;
+    const r = extractForumDebug(createPage({ url: 'https://promo.example/t/2', body: html }), { model: null })!;
+    expect(r.posts).toHaveLength(24);
+    expect(r.posts[10]!.author).toBe('user10');
+    // The floors are the list's elements, not spans between dates.
+    expect(r.records.every((rec) => rec.roots[0]?.attribs.class === 'item')).toBe(true);
+  });
+  it('takes the answers, not the comment box each of them holds, as the floors', () => {
+    const comments = (k: number) => `<div class="comments" id="comments-${k}"><ul><li class="comment"><a href="/users/c${k}">c${k}</a> <span class="date">2024-05-0${k + 2} 08:00</span> A short comment on post ${k}, fine.</li></ul></div>`;
+    const post = (k: number, cls: string, text: string) => `<div class="${cls}" id="${cls}-${k}"><div class="body">${text}</div><div class="sig"><a href="/users/a${k}">a${k}</a> <span class="date">2024-05-01 1${k}:00</span></div>${comments(k)}</div>`;
+    const answers = [1, 2, 3, 4].map((k) => post(k, 'answer', `Answer ${k}: the way to do it is this, and here is a longer explanation of why it works in every case you asked about.`)).join('');
+    const html = `<html><head><title>How to do it</title></head><body><h1>How to do it</h1>${post(0, 'question', 'How do I do it? I tried several things and none of them worked, so here is what I tried.')}<div id="answers">${answers}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://qa.example/q/1', body: html }), { model: null })!.posts;
+    const answerPosts = posts.filter((p) => p.content.startsWith('Answer'));
+    expect(answerPosts.map((p) => p.author)).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(posts.some((p) => p.author?.startsWith('c'))).toBe(false);
+  });
+  it('reads the name, not a user panel of level and points whose class also says "user"', () => {
+    const floor = (i: number) =>
+      `<section class="post"><div class="side"><div class="c-user"><div class="c-user__side"><div class="usericon"><span>LV.</span> ${10 + i}</div><div class="usericon"><span>GP</span> ${i * 7}</div></div>` +
+      `<a class="c-user__avatar" href="//home.example/p${i}"><img src="a.png"></a></div></div><div class="main"><div class="post-header"><a class="floor" href="?f=${i + 1}">${i + 1} 樓</a> ` +
+      `<a class="username" href="//home.example/p${i}">玩家${i}号</a> <a class="userid" href="//home.example/p${i}">p${i}</a></div><div class="post-info"><a class="edittime" href="#">2017-09-11 16:${String(10 + i).padStart(2, '0')}:00</a></div>` +
+      `<div class="post-body"><article><div class="content">第${i}楼的回复，说了一句完整的话。<br>我中午才到旁边送东西，看到这个消息很惊讶。<br>大家怎么看？</div></article></div></div></section>`;
+    const html = `<html><head><title>討論串</title></head><body><h1>討論串</h1><div id="posts">${Array.from({ length: 6 }, (_, i) => floor(i)).join('')}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://bbs.example/thread/9', body: html }))!.posts;
+    expect(posts.map((p) => p.author)).toEqual(Array.from({ length: 6 }, (_, i) => `玩家${i}号`));
+  });
+  it('takes a submission that shows the thread title as a link as the main post, not a dated sidebar before it', () => {
+    const title = 'Why the lighthouse keeper left the island';
+    const sidebar = '<div class="side"><p>this post was submitted on 2024-03-01 08:00 by <a href="user?id=mod">mod</a>, and the rules of this community say: be kind, stay on topic.</p></div>';
+    const submission = `<div class="thing"><p class="title"><a href="https://elsewhere.example/story">${title}</a> (elsewhere.example)</p><a href="user?id=op">op</a> <span class="time">2024-03-01 09:00</span><div class="body">The story, in my words: he left because the light was automated.</div></div>`;
+    const comments = Array.from({ length: 6 }, (_, i) => `<div class="thing"><a href="user?id=c${i}">c${i}</a> <span class="time">2024-03-01 1${i}:00</span><div class="body">Comment ${i}, which says something.</div></div>`).join('');
+    const html = `<html><head><title>${title} : stories</title></head><body>${sidebar}<div id="site">${submission}${comments}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://comments.example/r/stories/1', body: html }))!.posts;
+    expect(posts).toHaveLength(7);
+    expect(posts[0]!.content).toContain('he left because the light was automated');
+    expect(posts[0]!.author).toBe('op');
+    expect(posts.some((p) => p.content.includes('rules of this community'))).toBe(false);
+  });
+});
+
 describe('id clustering (seed 003)', () => {
   it('groups linear post ids and separates an outlier', () => {
     const doc = parseHtml('<div id="post_101"></div><div id="post_102"></div><div id="post_104"></div><div id="post_9000"></div><div id="nav1"></div>');

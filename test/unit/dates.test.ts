@@ -25,6 +25,11 @@ describe('findDates', () => {
     expect(parseDate('昨天 20:48', sh)?.iso).toBe('2026-11-29T20:48:00+08:00');
     expect(parseDate('2 days ago', { now })?.day).toBe(28);
     expect(parseDate('vor 2 Stunden', { now })?.hour).toBe(10);
+    // Abbreviated English units, with or without a dot (new Reddit's "6 yr. ago").
+    expect(parseDate('6 yr. ago', { now })?.year).toBe(2020);
+    expect(parseDate('2 mo. ago', { now })?.relative).toBe(true);
+    expect(parseDate('3 wks ago', { now })?.day).toBe(9);
+    expect(parseDate('5 mos ago', { now })?.month).toBe(6);
   });
   it('keeps an explicit offset', () => {
     expect(parseDate('2019-09-07T13:43:45+02:00', { now })?.iso).toBe('2019-09-07T13:43:45+02:00');
