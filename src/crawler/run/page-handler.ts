@@ -22,6 +22,7 @@ import { bump, type CrawlStats } from './stats.js';
 import type { CrawlState } from './state.js';
 import type { StopControl } from './stop.js';
 import type { HeldPage, RevisionHold } from './revisions.js';
+import type { RequestSequence } from './sequence.js';
 
 /** A response as the chain takes it. */
 export interface FetchedPage {
@@ -95,6 +96,8 @@ export interface PageHandlerDeps {
   revisions?: RevisionHold<HeldRequest>;
   /** Every response, before the chain takes (and may transfer) its body (`RunOptions.onResponse`). */
   onResponse?: (res: FetchedPage) => void;
+  /** A site's pages enter the chain, and queue their links, in the order their requests were taken (sequence.ts). */
+  sequence?: RequestSequence;
 }
 
 /** What storing a held page's item needs besides the task (revisions.ts). */
@@ -114,6 +117,7 @@ export class PageHandler {
   async fetchAndHandle(request: CrawleeRequest, downloader: Downloader): Promise<void> {
     const { frontier, stats, stop, state } = this.d;
     this.active++;
+    this.d.sequence?.start(Number(request.id), this.d.siteKey(request.url));
     try {
       let res;
       try {
@@ -134,6 +138,7 @@ export class PageHandler {
       this.d.settle();
     } finally {
       this.active--;
+      this.d.sequence?.end(Number(request.id));
     }
   }
 
@@ -153,8 +158,14 @@ export class PageHandler {
       await new Promise((r) => setImmediate(r));
       if (stop.stopping) throw new AbortedError(res.url);
     }
+    // (the site's pages taken before this one enter the chain first: sequence.ts)
+    const id = Number(request.id);
+    await this.d.sequence?.turn(id, 'chain', () => stop.stopping);
+    if (stop.stopping) throw new AbortedError(res.url);
     const kept = this.d.revisions?.keep(task);
-    const outcome = await chain.run(task);
+    const running = chain.run(task);
+    this.d.sequence?.pass(id, 'chain');
+    const outcome = await running;
     // Stopping: the page stays pending for the next run.
     if (stop.stopping) throw new AbortedError(res.url);
     let item: Item | undefined;
@@ -168,8 +179,10 @@ export class PageHandler {
         await frontier.done(request.url, 'failed');
         return;
       case 'page': {
+        await this.d.sequence?.turn(id, 'links', () => stop.stopping);
         const follows = this.d.links.admit(outcome.links);
         if (follows.length) await frontier.add(follows);
+        this.d.sequence?.pass(id, 'links');
         if (outcome.drop) bump(stats.dropped, outcome.drop);
         else ({ item, invalid: problem } = outcome);
         break;
@@ -183,6 +196,7 @@ export class PageHandler {
       case 'binary':
         item = outcome.item;
     }
+    this.d.sequence?.pass(id, 'links');
     stats.pages++;
     // (a page typed before its site showed evidence: its item waits until its type is final, revisions.ts)
     if (item && kept && outcome.type === 'page' && this.d.revisions?.hold({ task: kept, item, problem, context: { request, from, res } })) return;
