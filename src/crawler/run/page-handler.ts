@@ -170,6 +170,8 @@ export class PageHandler {
     if (stop.stopping) throw new AbortedError(res.url);
     let item: Item | undefined;
     let problem: string | undefined;
+    // (links queued, and a redirect's target marked, in the site's request order: sequence.ts)
+    await this.d.sequence?.turn(id, 'links', () => stop.stopping);
     switch (outcome.type) {
       case 'middleware-error':
         bump(stats.failuresByMiddleware, outcome.middleware);
@@ -179,10 +181,8 @@ export class PageHandler {
         await frontier.done(request.url, 'failed');
         return;
       case 'page': {
-        await this.d.sequence?.turn(id, 'links', () => stop.stopping);
         const follows = this.d.links.admit(outcome.links);
         if (follows.length) await frontier.add(follows);
-        this.d.sequence?.pass(id, 'links');
         if (outcome.drop) bump(stats.dropped, outcome.drop);
         else ({ item, invalid: problem } = outcome);
         break;
@@ -196,6 +196,8 @@ export class PageHandler {
       case 'binary':
         item = outcome.item;
     }
+    // A redirect target is done too: do not fetch it again when a link leads there.
+    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
     this.d.sequence?.pass(id, 'links');
     stats.pages++;
     // (a page typed before its site showed evidence: its item waits until its type is final, revisions.ts)
@@ -214,8 +216,6 @@ export class PageHandler {
     const { frontier } = this.d;
     if (item) await this.store(request, from, res, task, item, checked);
     await frontier.done(request.url, 'ok');
-    // A redirect target is done too: do not fetch it again when a link leads there.
-    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
   }
 
   /** The item through the pipeline — on a recrawl pass only when it is new to read. */
