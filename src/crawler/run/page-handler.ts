@@ -148,6 +148,11 @@ export class PageHandler {
     const from = request.userData as FrontierRequest;
     if (stop.stopping) throw new AbortedError(res.url);
     this.d.onResponse?.(res);
+    // (the site's pages taken before this one enter the chain first: sequence.ts; a late hint is
+    // read once they have — one that a page still in the chain gives comes too late, as before)
+    const id = Number(request.id);
+    await this.d.sequence?.turn(id, 'chain', () => stop.stopping);
+    if (stop.stopping) throw new AbortedError(res.url);
     const lateHint = this.d.links.takeHint(from.url);
     const labelHint = from.labelHint ?? lateHint;
     const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer, status: res.status };
@@ -158,10 +163,6 @@ export class PageHandler {
       await new Promise((r) => setImmediate(r));
       if (stop.stopping) throw new AbortedError(res.url);
     }
-    // (the site's pages taken before this one enter the chain first: sequence.ts)
-    const id = Number(request.id);
-    await this.d.sequence?.turn(id, 'chain', () => stop.stopping);
-    if (stop.stopping) throw new AbortedError(res.url);
     const kept = this.d.revisions?.keep(task);
     const running = chain.run(task);
     this.d.sequence?.pass(id, 'chain');
