@@ -18,12 +18,21 @@
  *   a trailing slash);
  * - pages/s as the crawl's summary prints it (the machine is shared: see `uptime`).
  *
- * A second table checks that the list shapes learned during a crawl (middleware/list/shapes.ts) do
+ * Crawl order: a concurrent crawl meets a site's pages in an order its timing decides, and what a
+ * page is typed may hang on what the site showed before it. Each site is crawled `--orders N` times
+ * (default 3), each time with other seeded per-URL response delays of the static server (0 to
+ * `--delay MS`, default 200: seededDelay in lib/static-site.ts), so the answers come back in another
+ * order, the same one in every run. The first table holds each figure in the site's worst order (the
+ * pooled row sums each site's worst order of that column); the second the mean over the orders and
+ * the spread of the type figures (worst–best).
+ *
+ * A third table checks that the list shapes learned during a crawl (middleware/list/shapes.ts) do
  * not hang on the order the crawl met the pages: each site's list pages, read from disk, go through
- * extractList + observeListPage in `--orders N` (default 5) seeded random orders and with the
+ * extractList + observeListPage in `--list-orders N` (default 5) seeded random orders and with the
  * shortest lists first (the worst case: nothing learned yet when they come), item F1 per order.
  *
- * `--errors` writes every miss to `storage/bench-sites/<site>.errors.txt`.
+ * `--errors` writes every miss to `storage/bench-sites/<site>.errors.txt` (`<site>.<order>.errors.txt`
+ * with several orders).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +40,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataPath, printTable } from './lib/data.js';
-import { canon, keyOf, prf, serve } from './lib/static-site.js';
+import { canon, keyOf, prf, seededDelay, serve } from './lib/static-site.js';
 import { bagF1, sameText } from './lib/metrics.js';
 import { createPage } from '../src/core/page.js';
 import { extractList, observeListPage, emptyShapes } from '../middleware/list/index.js';
@@ -49,7 +58,11 @@ const only = argValue('--only')?.split(',');
 const writeErrors = args.includes('--errors');
 /** Crawl with the shipped site-type model (trained on every site) instead of each site's fold. */
 const inSample = args.includes('--in-sample');
-const ORDERS = Number(argValue('--orders') ?? 5);
+/** Crawl orders per site (seeded response delays 1..N, up to DELAY_MS each). */
+const ORDERS = Math.max(1, Number(argValue('--orders') ?? 3));
+const DELAY_MS = Number(argValue('--delay') ?? 200);
+/** Orders of the list-shape table. */
+const LIST_ORDERS = Number(argValue('--list-orders') ?? 5);
 /** Page budget of each crawl: well above every site's page count (the sites hold ≤ 120 pages). */
 const MAX_PAGES = 2000;
 
@@ -243,70 +256,80 @@ if (!existsSync(base)) {
 }
 const sites = readdirSync(base).filter((d) => existsSync(path.join(base, d, 'truth.json')) && (!only || only.includes(d))).sort();
 const work = mkdtempSync(path.join(tmpdir(), 'gleaner-bench-sites-'));
-const scores: SiteScore[] = [];
+/** Each site's scores, one per crawl order. */
+const runs: SiteScore[][] = [];
 try {
   for (const name of sites) {
     const truth = JSON.parse(readFileSync(path.join(base, name, 'truth.json'), 'utf8')) as Truth;
-    const server = await serve(path.join(base, name, 'public'));
-    let run: CrawlRun;
-    try {
-      run = await crawlSite(name, server.origin, work, inSample ? undefined : foldModel(name));
-    } finally {
-      await server.close();
+    const perOrder: SiteScore[] = [];
+    for (let order = 1; order <= ORDERS; order++) {
+      const server = await serve(path.join(base, name, 'public'), { delay: seededDelay(order, DELAY_MS) });
+      let run: CrawlRun;
+      try {
+        run = await crawlSite(name, server.origin, work, inSample ? undefined : foldModel(name));
+      } finally {
+        await server.close();
+      }
+      const s = score(truth, run, server.origin);
+      perOrder.push(s);
+      process.stderr.write(`${name} (order ${order}): ${run.pages} pages, ${run.items.length} items in ${run.secs.toFixed(1)} s; other ${s.type.other[0]}/${s.type.other[1]}, lists ${s.type.list[0]}/${s.type.list[1]}, posts ${s.type.detail[0]}/${s.type.detail[1]}\n`);
+      if (writeErrors) {
+        const dir = path.join(ROOT, 'storage', 'bench-sites');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, ORDERS > 1 ? `${name}.${order}.errors.txt` : `${name}.errors.txt`), s.errors.sort().join('\n') + '\n\n' + run.summary + '\n');
+      }
     }
-    const s = score(truth, run, server.origin);
-    scores.push(s);
-    process.stderr.write(`${name}: ${run.pages} pages, ${run.items.length} items in ${run.secs.toFixed(1)} s\n`);
-    if (writeErrors) {
-      const dir = path.join(ROOT, 'storage', 'bench-sites');
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, `${name}.errors.txt`), s.errors.sort().join('\n') + '\n\n' + run.summary + '\n');
-    }
+    runs.push(perOrder);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
-const all = (f: (s: SiteScore) => [number, number]) => scores.reduce<[number, number]>((a, s) => [a[0] + f(s)[0], a[1] + f(s)[1]], [0, 0]);
-const rows: (string | number)[][] = scores.map((s) => [
-  s.name,
-  frac(...s.type.detail),
-  frac(...s.type.list),
-  frac(...s.type.other),
-  frac(...s.title),
-  frac(...s.day),
-  frac(...s.author),
-  mean(s.content),
-  mean(s.itemF1All),
-  mean(s.itemF1Typed),
-  frac(...s.nextAll),
-  s.duplicates,
-  s.extra,
-  s.pagesPerSec,
-]);
-const pooled = (f: (s: SiteScore) => number[]) => mean(scores.flatMap(f));
-rows.push([
-  'all pages',
-  frac(...all((s) => s.type.detail)),
-  frac(...all((s) => s.type.list)),
-  frac(...all((s) => s.type.other)),
-  frac(...all((s) => s.title)),
-  frac(...all((s) => s.day)),
-  frac(...all((s) => s.author)),
-  pooled((s) => s.content),
-  pooled((s) => s.itemF1All),
-  pooled((s) => s.itemF1Typed),
-  frac(...all((s) => s.nextAll)),
-  scores.reduce((a, s) => a + s.duplicates, 0),
-  scores.reduce((a, s) => a + s.extra, 0),
-  mean(scores.map((s) => s.pagesPerSec)),
-]);
-console.log(`\n### Zero-config crawls of sites-crawl (a spider with its start URL only; \`gleaner crawl\` as its own process; ${inSample ? 'IN SAMPLE: the shipped site-type model, trained on every site — for debugging' : 'leave one site out: each site crawled with the site-type model trained on the other sites'})\n`);
+type Frac = (s: SiteScore) => [number, number];
+type Values = (s: SiteScore) => number[];
+const ratio = ([a, n]: [number, number]) => (n ? a / n : 1);
+/** The site's order with the lowest figure (fraction or mean of values). */
+const worstOf = <T>(xs: SiteScore[], figure: (s: SiteScore) => number, pick: (s: SiteScore) => T): T => pick(xs.reduce((w, s) => (figure(s) < figure(w) ? s : w)));
+const fracCols: Array<[string, Frac]> = [
+  ['posts as articles', (s) => s.type.detail],
+  ['list pages as list', (s) => s.type.list],
+  ['other as other', (s) => s.type.other],
+  ['title', (s) => s.title],
+  ['day', (s) => s.day],
+  ['author', (s) => s.author],
+];
+const valueCols: Array<[string, Values]> = [
+  ['content F1', (s) => s.content],
+  ['list item F1', (s) => s.itemF1All],
+  ['item F1 (typed list)', (s) => s.itemF1Typed],
+];
+const nextCol: Frac = (s) => s.nextAll;
+const worstRow = (name: string, xs: SiteScore[][]): (string | number)[] => [
+  name,
+  ...fracCols.map(([, f]) => frac(...xs.map((o) => worstOf(o, (s) => ratio(f(s)), f)).reduce<[number, number]>((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0]))),
+  ...valueCols.map(([, f]) => mean(xs.flatMap((o) => worstOf(o, (s) => (f(s).length ? mean(f(s)) : 1), f)))),
+  frac(...xs.map((o) => worstOf(o, (s) => ratio(nextCol(s)), nextCol)).reduce<[number, number]>((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0])),
+  Math.max(...xs.flatMap((o) => o.map((s) => s.duplicates))),
+  Math.max(...xs.flatMap((o) => o.map((s) => s.extra))),
+  mean(xs.flatMap((o) => o.map((s) => s.pagesPerSec))),
+];
+const rows = runs.map((o) => worstRow(o[0]!.name, [o]));
+rows.push(worstRow('all pages', runs));
+console.log(`\n### Zero-config crawls of sites-crawl (a spider with its start URL only; \`gleaner crawl\` as its own process; ${inSample ? 'IN SAMPLE: the shipped site-type model, trained on every site — for debugging' : 'leave one site out: each site crawled with the site-type model trained on the other sites'}); each figure in the site's worst of ${ORDERS} crawl order${ORDERS > 1 ? 's' : ''}\n`);
 printTable(
   ['site', 'posts as articles', 'list pages as list', 'other as other', 'title', 'day', 'author', 'content F1', 'list item F1', 'item F1 (typed list)', 'next page', 'dup items', 'items off truth', 'pages/s'],
   rows,
 );
-console.log('\ntitle/day/author/content: on posts stored as articles; list item F1 and next page: on every list page of the truth (a page stored as another kind scores 0 unless its truth is empty); item F1 (typed list): on list pages stored as lists. pages/s: shared 2-core machine.');
+console.log(`\ntitle/day/author/content: on posts stored as articles; list item F1 and next page: on every list page of the truth (a page stored as another kind scores 0 unless its truth is empty); item F1 (typed list): on list pages stored as lists. Crawl orders: seeded response delays of 0–${DELAY_MS} ms per URL (seeds 1–${ORDERS}); the pooled row adds up each site's worst order of each column; dup items and items off truth: the most in any order. pages/s: shared 2-core machine.`);
+
+// the mean over orders, and the spread of the type figures
+const pooledFrac = (o: SiteScore[], f: Frac) => ratio(o.reduce<[number, number]>((a, s) => [a[0] + f(s)[0], a[1] + f(s)[1]], [0, 0]));
+const spread = (xs: number[]) => (xs.every((x) => Number.isNaN(x)) ? '-' : `${mean(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})`);
+const meanRows: (string | number)[][] = runs.map((o) => [o[0]!.name, ...fracCols.slice(0, 3).map(([, f]) => spread(o.filter((s) => f(s)[1]).map((s) => ratio(f(s))))), ...valueCols.slice(0, 2).map(([, f]) => mean(o.map((s) => mean(f(s))))), mean(o.map((s) => ratio(nextCol(s))))]);
+const byOrder = Array.from({ length: ORDERS }, (_, i) => runs.map((o) => o[i]!));
+meanRows.push(['all pages, by order', ...fracCols.slice(0, 3).map(([, f]) => spread(byOrder.map((o) => pooledFrac(o, f)))), ...valueCols.slice(0, 2).map(([, f]) => mean(byOrder.map((o) => mean(o.flatMap(f))))), mean(byOrder.map((o) => pooledFrac(o, nextCol)))]);
+console.log(`\n### The same crawls: mean over the ${ORDERS} orders (worst–best)\n`);
+printTable(['site', 'posts as articles, mean (range)', 'lists as list, mean (range)', 'other as other, mean (range)', 'content F1, mean', 'list item F1, mean', 'next page, mean'], meanRows);
 
 // ------------------------------------------------------------------ order robustness ----------
 /** Deterministic shuffle (LCG, seeded): the same orders every run. */
@@ -338,9 +361,9 @@ for (const name of sites) {
     });
     return mean(f1s);
   };
-  const random = Array.from({ length: ORDERS }, (_, i) => run(shuffled(lists, i + 1)));
+  const random = Array.from({ length: LIST_ORDERS }, (_, i) => run(shuffled(lists, i + 1)));
   const shortFirst = run([...lists].sort((a, b) => (a.t.items?.length ?? 0) - (b.t.items?.length ?? 0)));
   orderRows.push([name, lists.length, mean(random), Math.min(...random), shortFirst]);
 }
-console.log(`\n### List item F1 by the order list pages arrive (extractList + observeListPage on the saved pages; ${ORDERS} seeded random orders)\n`);
-printTable(['site', 'list pages', `mean of ${ORDERS} random orders`, 'worst random order', 'shortest lists first'], orderRows);
+console.log(`\n### List item F1 by the order list pages arrive (extractList + observeListPage on the saved pages; ${LIST_ORDERS} seeded random orders)\n`);
+printTable(['site', 'list pages', `mean of ${LIST_ORDERS} random orders`, 'worst random order', 'shortest lists first'], orderRows);

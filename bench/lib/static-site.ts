@@ -33,10 +33,32 @@ export function fileFor(root: string, pathname: string): { file?: string; redire
   return st?.isFile() ? { file } : {};
 }
 
+/**
+ * Seeded per-URL response delays (0 ≤ d < maxMs, the same for a path and seed in every run): a
+ * crawl's concurrent requests then come back in another order, and the crawl meets the site's pages
+ * in another order — reproducibly, which the crawl's own timing on a shared machine is not. Seed 0:
+ * no delay (the order the crawl's timing gives).
+ */
+export function seededDelay(seed: number, maxMs: number): ((pathname: string) => number) | undefined {
+  if (!seed || maxMs <= 0) return undefined;
+  return (pathname) => {
+    let h = (0x811c9dc5 ^ seed) >>> 0;
+    for (let i = 0; i < pathname.length; i++) h = Math.imul(h ^ pathname.charCodeAt(i), 0x01000193) >>> 0;
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    return ((h >>> 0) / 0x100000000) * maxMs;
+  };
+}
+
 /** A static server as `python -m http.server` behaves: directory → its index.html, a directory
- * without its trailing slash → 301 to the slash form, anything else missing → 404. */
-export function serve(root: string): Promise<{ origin: string; close(): Promise<void> }> {
+ * without its trailing slash → 301 to the slash form, anything else missing → 404. With `delay`,
+ * each answer waits that many milliseconds for its path (seededDelay). */
+export function serve(root: string, options: { delay?: (pathname: string) => number } = {}): Promise<{ origin: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    const wait = options.delay?.(new URL(req.url ?? '/', 'http://x').pathname) ?? 0;
+    if (wait > 0) setTimeout(() => answer(req, res), wait);
+    else answer(req, res);
+  });
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const f = fileFor(root, u.pathname);
     if (f.redirect) {
@@ -49,7 +71,7 @@ export function serve(root: string): Promise<{ origin: string; close(): Promise<
     }
     res.writeHead(200, { 'content-type': TYPES[path.extname(f.file).toLowerCase()] ?? 'application/octet-stream', 'content-length': statSync(f.file).size });
     createReadStream(f.file).pipe(res);
-  });
+  };
   server.keepAliveTimeout = 30_000;
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>

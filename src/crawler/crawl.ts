@@ -49,6 +49,7 @@ import { StopControl } from './run/stop.js';
 import { pageFetcher, robotsCache, sitemapCandidates, type FetchContext, type FetchSettings } from './run/fetchers.js';
 import { LinkAdmission, PageHandler, type FetchedPage, type HeldRequest } from './run/page-handler.js';
 import { RevisionHold } from './run/revisions.js';
+import { RequestSequence } from './run/sequence.js';
 import { FailureHandler } from './run/failure-handler.js';
 import { buildCrawler, chromiumPath } from './run/crawlee-crawler.js';
 import { lockCrawl } from './run/lock.js';
@@ -328,7 +329,7 @@ async function crawlSpider(input: SpiderConfig | unknown, opts: RunOptions, pool
   // Items held for their page type (revisions.ts) in local crawls: a shared crawl ends when every
   // worker's pages are done, so a held page would keep it from ending (its pages are stored as typed)
   const revisions = opts.itemSink ? undefined : new RevisionHold<HeldRequest>({ store: out.store, log, chain, finish: (p) => pages.finishHeld(p) });
-  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions, onResponse: opts.onResponse });
+  const pages = new PageHandler({ chain, frontier, pipeline: out.pipeline, threads: out.threads, state, stats, stop, links: admission, siteKey: siteKeyFunction(spider), log, pageBudgetSecs: c.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS, settle, revisions, onResponse: opts.onResponse, sequence: new RequestSequence() });
   const failures = new FailureHandler({ frontier, stats, stop, log, maxFailedPages: c.maxFailedPages, settle, release: () => budget.release() });
   const shared = sharedFinish(frontier, requestManager, stop);
   const maxConcurrency = c.maxConcurrency ?? (c.render ? DEFAULTS.renderConcurrency : DEFAULTS.maxConcurrency);

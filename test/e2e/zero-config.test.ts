@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
@@ -56,5 +58,71 @@ describe('zero-config crawl of the demo site', () => {
     } finally {
       await demo.close();
     }
+  }, 120_000);
+});
+
+/**
+ * Issue 23: what a page is typed depends on what its site showed before it, and a concurrent
+ * crawl's answers come back in any order. A small blog served with two different seeded per-URL
+ * delays must be typed the same — the same labels and the same probabilities, which carry the site
+ * evidence each page saw — so its pages met the site's evidence in the same order.
+ */
+describe('zero-config crawl order', () => {
+  const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => ['river', 'stone', 'lamp', 'garden', 'winter', 'paper', 'signal', 'harbor', 'orbit', 'meadow'][(i * 7 + seed) % 10]).join(' ');
+  const layout = (title: string, main: string) =>
+    `<!doctype html><html><head><title>${title} | Field notes</title></head><body><header><a href="/">Field notes</a> <nav><a href="/">Home</a> <a href="/archive/">Archive</a> <a href="/about/">About</a></nav></header><main>${main}</main><footer>© Field notes</footer></body></html>`;
+  const posts = Array.from({ length: 14 }, (_, i) => ({ path: `/2024/0${1 + (i % 9)}/${10 + i}/note-${i}/`, title: `Note ${i}: ${words(3, i)}`, tag: ['walks', 'tools', 'books'][i % 3]! }));
+  const entry = (p: (typeof posts)[number]) => `<article class="post-entry"><h2><a href="${p.path}">${p.title}</a></h2><p>${words(18, p.title.length)}</p></article>`;
+  const site = new Map<string, string>();
+  site.set('/', layout('Home', posts.slice(0, 8).map(entry).join('') + '<a href="/page/2/">Older posts</a>'));
+  site.set('/page/2/', layout('Page 2', posts.slice(8).map(entry).join('')));
+  site.set('/archive/', layout('Archive', `<ul>${posts.map((p) => `<li><a href="${p.path}">${p.title}</a></li>`).join('')}</ul>`));
+  site.set('/about/', layout('About', `<h1>About</h1><p>${words(60, 3)}.</p><p>Write to me at the address below.</p>`));
+  for (const tag of ['walks', 'tools', 'books']) site.set(`/tags/${tag}/`, layout(`Tag ${tag}`, posts.filter((p) => p.tag === tag).map(entry).join('')));
+  posts.forEach((p, i) =>
+    site.set(
+      p.path,
+      layout(p.title, `<article><h1>${p.title}</h1><time datetime="2024-0${1 + (i % 9)}-${10 + i}">2024</time><p>${words(120, i)}.</p><p>${words(90, i + 3)}.</p><p>${words(70, i + 5)}.</p><p>Tagged <a href="/tags/${p.tag}/">${p.tag}</a></p></article>`),
+    ),
+  );
+
+  async function crawlWithDelays(seed: number): Promise<Map<string, string>> {
+    const delay = (p: string) => {
+      let h = (0x811c9dc5 ^ seed) >>> 0;
+      for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193) >>> 0;
+      return (Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0) % 120;
+    };
+    const server = http.createServer((req, res) => {
+      const p = new URL(req.url ?? '/', 'http://x').pathname;
+      setTimeout(() => {
+        const html = site.get(p);
+        if (!html) res.writeHead(404).end('not found');
+        else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      }, delay(p));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const storageDir = mkdtempSync(path.join(tmpdir(), 'gleaner-order-'));
+    try {
+      const summary = await runSpider({ name: 'order', startUrls: [`${origin}/`], allowPrivateAddresses: true }, { storageDir, log: silentLogger, fresh: true });
+      expect(summary.finished).toBe(true);
+      const dir = path.join(storageDir, 'datasets', 'order');
+      const items = readdirSync(dir)
+        .filter((f) => /^\d+\.json$/.test(f))
+        .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Item);
+      return new Map(items.map((i) => [new URL(i.url).pathname, `${i.kind} ${JSON.stringify(i.pageType)}`]));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  it('types a site the same whatever order its answers come back in', async () => {
+    const a = await crawlWithDelays(1);
+    const b = await crawlWithDelays(2);
+    expect(a.size).toBe(site.size);
+    expect(b.size).toBe(site.size);
+    const differ = [...a].filter(([p, t]) => b.get(p) !== t).map(([p, t]) => `${p}: ${t} / ${b.get(p)}`);
+    expect(differ, differ.join('\n')).toEqual([]);
   }, 120_000);
 });

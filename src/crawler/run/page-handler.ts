@@ -22,6 +22,7 @@ import { bump, type CrawlStats } from './stats.js';
 import type { CrawlState } from './state.js';
 import type { StopControl } from './stop.js';
 import type { HeldPage, RevisionHold } from './revisions.js';
+import type { RequestSequence } from './sequence.js';
 
 /** A response as the chain takes it. */
 export interface FetchedPage {
@@ -95,6 +96,8 @@ export interface PageHandlerDeps {
   revisions?: RevisionHold<HeldRequest>;
   /** Every response, before the chain takes (and may transfer) its body (`RunOptions.onResponse`). */
   onResponse?: (res: FetchedPage) => void;
+  /** A site's pages enter the chain, and queue their links, in the order their requests were taken (sequence.ts). */
+  sequence?: RequestSequence;
 }
 
 /** What storing a held page's item needs besides the task (revisions.ts). */
@@ -114,6 +117,7 @@ export class PageHandler {
   async fetchAndHandle(request: CrawleeRequest, downloader: Downloader): Promise<void> {
     const { frontier, stats, stop, state } = this.d;
     this.active++;
+    this.d.sequence?.start(Number(request.id), this.d.siteKey(request.url));
     try {
       let res;
       try {
@@ -134,6 +138,7 @@ export class PageHandler {
       this.d.settle();
     } finally {
       this.active--;
+      this.d.sequence?.end(Number(request.id));
     }
   }
 
@@ -143,6 +148,11 @@ export class PageHandler {
     const from = request.userData as FrontierRequest;
     if (stop.stopping) throw new AbortedError(res.url);
     this.d.onResponse?.(res);
+    // (the site's pages taken before this one enter the chain first: sequence.ts; a late hint is
+    // read once they have — one that a page still in the chain gives comes too late, as before)
+    const id = Number(request.id);
+    await this.d.sequence?.turn(id, 'chain', () => stop.stopping);
+    if (stop.stopping) throw new AbortedError(res.url);
     const lateHint = this.d.links.takeHint(from.url);
     const labelHint = from.labelHint ?? lateHint;
     const info: RequestInfo = { url: res.url, label: from.label, labelHint, anchorText: from.anchorText, depth: from.depth, referrer: from.referrer, status: res.status };
@@ -154,11 +164,15 @@ export class PageHandler {
       if (stop.stopping) throw new AbortedError(res.url);
     }
     const kept = this.d.revisions?.keep(task);
-    const outcome = await chain.run(task);
+    const running = chain.run(task);
+    this.d.sequence?.pass(id, 'chain');
+    const outcome = await running;
     // Stopping: the page stays pending for the next run.
     if (stop.stopping) throw new AbortedError(res.url);
     let item: Item | undefined;
     let problem: string | undefined;
+    // (links queued, and a redirect's target marked, in the site's request order: sequence.ts)
+    await this.d.sequence?.turn(id, 'links', () => stop.stopping);
     switch (outcome.type) {
       case 'middleware-error':
         bump(stats.failuresByMiddleware, outcome.middleware);
@@ -183,6 +197,9 @@ export class PageHandler {
       case 'binary':
         item = outcome.item;
     }
+    // A redirect target is done too: do not fetch it again when a link leads there.
+    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
+    this.d.sequence?.pass(id, 'links');
     stats.pages++;
     // (a page typed before its site showed evidence: its item waits until its type is final, revisions.ts)
     if (item && kept && outcome.type === 'page' && this.d.revisions?.hold({ task: kept, item, problem, context: { request, from, res } })) return;
@@ -200,8 +217,6 @@ export class PageHandler {
     const { frontier } = this.d;
     if (item) await this.store(request, from, res, task, item, checked);
     await frontier.done(request.url, 'ok');
-    // A redirect target is done too: do not fetch it again when a link leads there.
-    if (res.url !== request.url && !(await frontier.has(res.url))) await frontier.done(res.url, 'skipped');
   }
 
   /** The item through the pipeline — on a recrawl pass only when it is new to read. */

@@ -126,9 +126,10 @@ describe('PageHandler.handle', () => {
     const known = req('/known');
     const s = setup({ queued: [a, b, known] });
     await s.handler.handle(crawleeRequest(a), page(`${U}/new`));
+    // (the target first: it is marked when the page queues its links, in request order — sequence.ts)
     expect(s.frontier.doneCalls).toEqual([
-      [a.url, 'ok'],
       [`${U}/new`, 'skipped'],
+      [a.url, 'ok'],
     ]);
     // the item and the task carry the final URL
     expect(s.sink.items.map((i) => i.url)).toEqual([`${U}/new`]);
