@@ -28,6 +28,14 @@ import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js
  * start-up a quarter of its work or less. */
 export const MIN_PAGES_PER_THREAD = 32;
 
+/** Pages per thread the default thread count asks for. One batch worker already keeps more than
+ * one core busy (V8's parallel collector with the 96 MB nursery below): whole processes on a quiet
+ * 2-core machine, 2026-12-02, one job vs two: AEB 181 pages 3.24 vs 3.79 s (bench:cli), `sites`
+ * 502 pages 8.72 / 8.80 vs 8.71 / 8.72 s, WCXB dev 1,358 pages 30.2 / 32.7 vs 23.8 / 28.8 s (CPU
+ * 38–41 vs 43–53 s). A second default thread for fewer than ~300 pages per thread buys nothing;
+ * `--jobs N` still asks for N (bounded by MIN_PAGES_PER_THREAD). */
+export const DEFAULT_PAGES_PER_THREAD = 300;
+
 /** Default thread count: one per core that is idle. Each thread JIT-compiles the chain afresh: on
  * AEB a second thread costs ~1.3 s of CPU beyond the ~4 s one thread needs (bench:cli, 181 pages,
  * load 16 on 2 cores), so on a busy machine a second thread made the whole run slower (wall 15.4
@@ -144,7 +152,8 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
   // Largest groups first, so the last group claimed is a small one (threads finish together).
   const size = (g: number[]) => g.reduce((s, i) => s + pages[i]!.body.length, 0);
   groups.sort((a, b) => size(b) - size(a));
-  const jobs = Math.max(1, Math.min(o.jobs ?? defaultJobs(), groups.length, Math.floor(pages.length / MIN_PAGES_PER_THREAD)));
+  const perThread = o.jobs === undefined ? DEFAULT_PAGES_PER_THREAD : MIN_PAGES_PER_THREAD;
+  const jobs = Math.max(1, Math.min(o.jobs ?? defaultJobs(), groups.length, Math.floor(pages.length / perThread)));
 
   const offsets = [0];
   for (const p of pages) offsets.push(offsets[offsets.length - 1]! + p.body.length);
