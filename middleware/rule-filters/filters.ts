@@ -111,7 +111,7 @@ const CODE_TOKENS = /function\s*\(|=>|\bvar\s+\w+\s*=|\bconst\s+\w+\s*=|\blet\s+
  * the two scans ~5x less on prose). */
 const CODE_CHARS = /[(=<};]/;
 const CODE_NAMES = /window\.|document\.write/i;
-const CODE_PATTERN = { test: (text: string): boolean => (CODE_CHARS.test(text) || CODE_NAMES.test(text)) && CODE_TOKENS.test(text) };
+const hasCodeTokens = (text: string): boolean => (CODE_CHARS.test(text) || CODE_NAMES.test(text)) && CODE_TOKENS.test(text);
 
 /** Counts of one-code-point classes (src/core/text.ts codePointCounter: a table, not a match array). */
 const countCodeSymbols = codePointCounter(CODE_SYMBOLS);
@@ -145,7 +145,7 @@ export function looksLikeCode(text: string): boolean {
   if (!chars) return false;
   const symbols = countCodeSymbols(text);
   if (symbols >= MIN_CODE_SYMBOLS && symbols / chars > CODE_SYMBOL_SHARE) return true;
-  return CODE_PATTERN.test(text);
+  return hasCodeTokens(text);
 }
 
 export function isUsername(text: string): boolean {
@@ -173,7 +173,7 @@ export function judgeSegment(text: string, mode: FilterMode, options: FilterOpti
     const cjk = countHan(text) + (mode === 'cjk' ? countCjkOther(text) : 0);
     // Only code *tokens* veto: brackets and semicolons are ordinary in Chinese references and
     // headings ("[6] 程艳霞. 现代物流管理理论[M]. 武汉: …").
-    if (cjk / chars >= (options.hanThreshold ?? DEFAULT_HAN_THRESHOLD) && !CODE_PATTERN.test(text)) return { keep: true, rule: 'han' };
+    if (cjk / chars >= (options.hanThreshold ?? DEFAULT_HAN_THRESHOLD) && !hasCodeTokens(text)) return { keep: true, rule: 'han' };
   }
   if (looksLikeCode(text)) {
     // a date line is never code ("Posted 2017-04-15 | 3 comments" has a "|")

@@ -161,6 +161,13 @@ export function decodeBody(body: Uint8Array | string, contentType?: string): Dec
     source: from,
   });
 
+  // valid UTF-8 (or cut mid-sequence at the end): the validity check's text is the text
+  const asUtf8 = (from: DecodedBody['source']): DecodedBody | undefined => {
+    const text = strictUtf8(body);
+    if (text !== undefined) return { text: withoutNul(text), charset: 'utf-8', source: from };
+    return cutUtf8(body) ? decode('utf-8', from) : undefined;
+  };
+
   const bom = charsetFromBom(body);
   if (bom) return decode(bom, 'bom');
 
@@ -182,9 +189,8 @@ export function decodeBody(body: Uint8Array | string, contentType?: string): Dec
     return decode(declared ?? 'utf-8', declared ? source : 'default');
   }
   if (declared === 'utf-8') {
-    const text = strictUtf8(body);
-    if (text !== undefined) return { text: withoutNul(text), charset: 'utf-8', source };
-    if (cutUtf8(body)) return decode('utf-8', source);
+    const utf8 = asUtf8(source);
+    if (utf8) return utf8;
     // The header says UTF-8 but the bytes are not: trust the <meta> if it disagrees, else detect.
     if (declaredMeta && declaredMeta !== 'utf-8') return decode(declaredMeta, 'meta');
     return decode(detect(body) ?? 'windows-1252', 'detected');
@@ -194,9 +200,8 @@ export function decodeBody(body: Uint8Array | string, contentType?: string): Dec
     // runs is still far more likely UTF-8 (GBK text is almost never valid UTF-8).
     return isValidUtf8(body) ? decode('utf-8', 'detected') : decode(declared, source);
   }
-  const text = strictUtf8(body);
-  if (text !== undefined) return { text: withoutNul(text), charset: 'utf-8', source: 'detected' };
-  if (cutUtf8(body)) return decode('utf-8', 'detected');
+  const utf8 = asUtf8('detected');
+  if (utf8) return utf8;
   // windows-1252 (the server default) or nothing declared: let the detector decide.
   const guess = detect(body);
   if (declared === 'windows-1252' && (!guess || guess.startsWith('iso-8859') || guess.startsWith('windows-125'))) return decode(declared, source);

@@ -11,6 +11,7 @@
 import { Element, Text } from 'domhandler';
 import type { Page, Segment } from './page.js';
 import { lowerBound } from './positions.js';
+import { codePointCounter } from './text.js';
 
 export interface PageIndex {
   page: Page;
@@ -55,18 +56,11 @@ const SPACE = /\s+/g;
 
 /** Non-space character count (whitespace-insensitive: templates indent differently). */
 export function solidLength(text: string): number {
-  // a loop over the UTF-16 units (the same count as `text.replace(/\s+/g, '').length`, without the
-  // copy: this runs on every text node of every page)
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (!isSpaceUnit(text.charCodeAt(i))) n++;
-  return n;
+  // the length less the white space (the same count as `text.replace(/\s+/g, '').length`, without
+  // the copy: this runs on every text node of every page; `\s` holds no astral character)
+  return text.length - countSpaces(text);
 }
-
-/** Whether a UTF-16 unit is white space as JavaScript's `\s` reads it. */
-function isSpaceUnit(c: number): boolean {
-  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
+const countSpaces = codePointCounter(/\s/g);
 
 /** The page's index, built on first use. */
 export function pageIndex(page: Page): PageIndex {

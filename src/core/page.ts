@@ -106,8 +106,9 @@ export interface Page {
 }
 
 const WS = /\s+/g;
-/** A run of two white-space characters, or one that is not a plain space (`\s` as in WS). */
-const WS_TO_COLLAPSE = /\s\s|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+const CJK_LANGS = new Set(['zh', 'ja', 'ko']);
+/** A run of two white-space characters, or one that is not a plain space. */
+const WS_TO_COLLAPSE = /\s\s|(?! )\s/;
 export function collapse(text: string): string {
   // most texts hold no run of white space and no white space but ' ': then only the ends change
   return WS_TO_COLLAPSE.test(text) ? text.replace(WS, ' ').trim() : text.trim();
@@ -482,7 +483,7 @@ export function createPage(input: PageInput): Page {
     // lang="en" on Chinese pages): detection on the text decides then.
     const sample = segments.slice(0, 400).map((s) => s.text).join(' ');
     const valid = declared !== undefined && /^[a-z]{2,3}$/.test(declared);
-    const cjk = new Set(['zh', 'ja', 'ko']);
+    const cjk = CJK_LANGS;
     // A declared non-CJK language on a page in Latin script (or none) stands whatever the stop
     // words say (the rule below keeps it): the script alone decides, no word count needed (the
     // stop-word detector was ~5 % of the crawl chain's CPU on the realistic site).

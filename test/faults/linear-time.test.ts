@@ -3,7 +3,7 @@
  * punctuation and digit runs, deep nesting, repeated records — through the page model, the rule
  * filters and every extractor (auto, article, list, forum). Quadrupling the size must not make a
  * page take much more than four times as long; a quadratic path takes sixteen. Found this way:
- * CODE_PATTERN in rule-filters (one long word), the relative-date number in core/dates (one long
+ * the code-token pattern (CODE_TOKENS) in rule-filters (one long word), the relative-date number in core/dates (one long
  * digit run), htmlparser2's open-element stack (deep nesting).
  */
 import { describe, expect, it } from 'vitest';
