@@ -56,8 +56,10 @@ const MIN_SMALL_MS = 10;
 /** Timings per size (the fastest counts: a shared machine adds pauses, never speed). One was
  * too few, and three attempts at one size too: CI (3 test files at once on 2 cores) measured `br
  * lines` 3,000 -> 6,000 at ×2.56–2.79 in three attempts, while the same stages measure ×1.9–2.2
- * from 3,000 to 80,000 lines on a quiet machine (every stage linear; 40 ms pages). */
-const RUNS = 2;
+ * from 3,000 to 80,000 lines on a quiet machine (every stage linear; 40 ms pages). Two were too few
+ * once more in a full local suite (2026-12-02): `images` ×2.61–2.92 in all three attempts, while the
+ * same extraction measures ×1.9–2.2 from 10,000 to 80,000 images alone. */
+const RUNS = 3;
 /** A dimension with a stage over the bound is measured again, up to this many times in all, each
  * time on pages twice as large (n, 2n, 4n units: the noise of a small page's few ms shrinks, a
  * super-linear part grows); a stage fails when it is over the bound in every attempt. */
