@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { applyCompilerPolicy } from './compiler-policy.js';
 import { UsageError } from './errors.js';
 import { packageVersion } from './package-info.js';
 
@@ -194,6 +195,8 @@ program
 const INFO_CODES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
 
 async function main() {
+  // before any command starts a worker thread (V8's flags are per process)
+  applyCompilerPolicy();
   // A reader that stops early (`gleaner extract … | head`) closes the pipe: the output is no longer
   // wanted, which is not an error (as for `cat` and `grep`); the process ends quietly.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
