@@ -132,17 +132,53 @@ export interface ContentResult {
 
 /**
  * Extract the article body, or undefined when the page holds no body text.
+ * (Its steps are functions of their own: V8's optimising compiler took 130–230 ms per compile of
+ * the one 3 kB function, several times per thread as type feedback grew.)
  */
 export function extractContent(page: Page, options: ContentOptions = {}, tree: Tree = buildTree(page)): ContentResult | undefined {
-  const { parent, removed } = tree;
   const nodes = page.nodes;
   const n = nodes.length;
   if (!n) return undefined;
-  const allowedSet = options.templateApplied && options.segments ? new Set(options.segments.map((s) => s.index)) : undefined;
   const minLength = options.minLength ?? MIN_ARTICLE_LENGTH;
   const short = minLength < MIN_ARTICLE_LENGTH;
+  const infos = contentSegs(tree, options);
+  const stats = gneStats(tree, infos, options, short);
+  const bodyIndex = Math.max(0, page.indexOf(page.body as AnyNode));
+  const best = densestNode(tree, stats, bodyIndex, minLength);
+  if (best < 0) return undefined;
+  let root = balanceRoot(tree, stats.balance, best, bodyIndex);
+  // Stage 2 (trafilatura's first stage, here as a check on the density pick): an element that the
+  // page marks as the article body by convention (itemprop=articleBody, `entry-content`,
+  // `article-body`, `post_content` …) and that holds the densest node is the body, wider or
+  // narrower than the balance says: it excludes teaser lists around the article that have
+  // paragraph-like text too.
+  const marked = markedBody(tree, best, root, infos.length ? goodTextOf(tree) : undefined, minLength);
+  if (marked >= 0) root = marked;
+  const rootEl = nodes[root] as Element;
 
-  // Segments outside pre-cleaned blocks; `allowed` = not site template.
+  // Keep the paragraphs inside the root.
+  const roots = bodyRoots(tree, root, bodyIndex);
+  // mark the DFS ranges of the roots once (many like siblings on long pages: no range search per segment)
+  const inside = new Uint8Array(n);
+  for (const r of roots) inside.fill(1, r + 1, subtreeEnd(tree, r) + 1);
+  const inRoot = infos.filter((s) => inside[s.seg.index] === 1);
+  const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots), short);
+  // short lines (table rows, list items) count at half weight: a results table or a schedule is
+  // an article of its own, a page of link lists is not (their lines are dropped above)
+  const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : SHORT_LINE_WEIGHT * s.len * (1 - s.linkShare)), 0);
+  if (keptLen < minLength) return undefined;
+
+  const paragraphs = kept.map((s) => s.seg);
+  const keepText = new Uint8Array(n);
+  for (const s of paragraphs) for (let i = s.index; i <= s.end; i++) keepText[i] = 1;
+  const { html, images } = serialise(page, tree, roots.map((r) => nodes[r] as Element), keepText);
+  return { content: paragraphs.map((s) => s.text).join('\n'), contentHtml: html, images, root: rootEl, paragraphs, tree };
+}
+
+/** Segments outside pre-cleaned blocks; `allowed` = not site template. */
+function contentSegs(tree: Tree, options: ContentOptions): Seg[] {
+  const { removed } = tree;
+  const allowedSet = options.templateApplied && options.segments ? new Set(options.segments.map((s) => s.index)) : undefined;
   // A line that repeats an allowed line of the page is allowed too: the set difference keeps one
   // copy of a repeated path+text (a page read as a set, seed 001), but an article may repeat its
   // own lines (a meal plan's recipes, a refrain) and the reader sees every copy (AEB through the
@@ -159,8 +195,24 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     // a literal, not `{ ...s, allowed }`: object spread was the hottest line of a 100,000-line page
     infos.push({ seg: s.seg, el: s.el, len: s.len, linkShare: s.linkShare, punct: s.punct, good: s.good, allowed });
   }
+  return infos;
+}
 
-  // GNE statistics per element (T, LT, TG, LTG, Sb, PNum) and the block balance, bottom-up.
+/** GNE statistics per element (T, LT, TG, LTG, Sb, PNum) and the block balance, summed bottom-up. */
+interface GneStats {
+  T: Float64Array;
+  LT: Float64Array;
+  SB: Float64Array;
+  TG: Float64Array;
+  LTG: Float64Array;
+  PN: Float64Array;
+  balance: Float64Array;
+}
+
+function gneStats(tree: Tree, infos: Seg[], options: ContentOptions, short: boolean): GneStats {
+  const { parent, removed } = tree;
+  const nodes = tree.page.nodes;
+  const n = nodes.length;
   const T = new Float64Array(n);
   const LT = new Float64Array(n);
   const SB = new Float64Array(n);
@@ -203,12 +255,17 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
     PN[p] = PN[p]! + PN[i]! + (node.name === 'p' ? 1 : 0);
     balance[p] = balance[p]! + balance[i]!;
   }
+  return { T, LT, SB, TG, LTG, PN, balance };
+}
 
-  // GNE: score = TD · log10(PNum + 2) · ln(SbD), TD = (T − LT)/(TG − LTG), SbD = (T − LT)/(Sb + 1).
+/** GNE: the element of best score = TD · log10(PNum + 2) · ln(SbD), TD = (T − LT)/(TG − LTG),
+ * SbD = (T − LT)/(Sb + 1), among those with enough text; -1 when none. */
+function densestNode(tree: Tree, { T, LT, SB, TG, LTG, PN }: GneStats, bodyIndex: number, minLength: number): number {
+  const { removed } = tree;
+  const nodes = tree.page.nodes;
   let best = -1;
   let bestScore = -Infinity;
-  const bodyIndex = Math.max(0, page.indexOf(page.body as AnyNode));
-  for (let i = bodyIndex; i < n; i++) {
+  for (let i = bodyIndex; i < nodes.length; i++) {
     const node = nodes[i]!;
     if (removed[i] || !(node instanceof Element)) continue;
     const text = T[i]! - LT[i]!;
@@ -221,10 +278,14 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
       best = i;
     }
   }
-  if (best < 0) return undefined;
+  return best;
+}
 
-  // Extent: the ancestor-or-self of the GNE node with the best block balance (siblings of the
-  // dense node that are paragraphs too are recovered; navigation around it costs).
+/** Extent: the ancestor-or-self of the GNE node with the best block balance (siblings of the
+ * dense node that are paragraphs too are recovered; navigation around it costs). */
+function balanceRoot(tree: Tree, balance: Float64Array, best: number, bodyIndex: number): number {
+  const { parent, removed } = tree;
+  const nodes = tree.page.nodes;
   let root = best;
   for (let a = best; a >= 0; a = parent[a]!) {
     if (removed[a]) break;
@@ -234,22 +295,16 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
   // GNE's density favours small dense blocks (a footer address, one long paragraph): when another
   // region of the page has a clearly better balance, the density pick was wrong.
   let globalBest = root;
-  for (let i = bodyIndex; i < n; i++) if (!removed[i] && nodes[i] instanceof Element && balance[i]! > balance[globalBest]!) globalBest = i;
+  for (let i = bodyIndex; i < nodes.length; i++) if (!removed[i] && nodes[i] instanceof Element && balance[i]! > balance[globalBest]!) globalBest = i;
   if (balance[globalBest]! * GNE_TRUST > balance[root]!) root = globalBest;
-  // Stage 2 (trafilatura's first stage, here as a check on the density pick): an element that the
-  // page marks as the article body by convention (itemprop=articleBody, `entry-content`,
-  // `article-body`, `post_content` …) and that holds the densest node is the body, wider or
-  // narrower than the balance says: it excludes teaser lists around the article that have
-  // paragraph-like text too.
-  const marked = markedBody(tree, best, root, infos.length ? goodTextOf(tree) : undefined, minLength);
-  if (marked >= 0) root = marked;
-  const rootEl = nodes[root] as Element;
+  return root;
+}
 
-  // Keep the paragraphs inside the root.
-  // Sibling recovery (trafilatura): an article split into several containers of one class
-  // (`<div class="body__inner">` × 3 between ads) continues in the root's like siblings.
+/** The root and, by sibling recovery (trafilatura), its like siblings: an article split into several
+ * containers of one class (`<div class="body__inner">` × 3 between ads) continues in them. */
+function bodyRoots(tree: Tree, root: number, bodyIndex: number): number[] {
   const roots = [root];
-  for (let a = root, level = 0; a >= 0 && level <= SIBLING_LEVELS; a = parent[a]!, level++) {
+  for (let a = root, level = 0; a >= 0 && level <= SIBLING_LEVELS; a = tree.parent[a]!, level++) {
     if (a === bodyIndex) break;
     const sibs = likeSiblings(tree, a);
     if (sibs.length) {
@@ -258,21 +313,7 @@ export function extractContent(page: Page, options: ContentOptions = {}, tree: T
       break;
     }
   }
-  // mark the DFS ranges of the roots once (many like siblings on long pages: no range search per segment)
-  const inside = new Uint8Array(n);
-  for (const r of roots) inside.fill(1, r + 1, subtreeEnd(tree, r) + 1);
-  const inRoot = infos.filter((s) => inside[s.seg.index] === 1);
-  const kept = selectParagraphs(inRoot, options.title, tree, new Set(roots), short);
-  // short lines (table rows, list items) count at half weight: a results table or a schedule is
-  // an article of its own, a page of link lists is not (their lines are dropped above)
-  const keptLen = kept.reduce((a, s) => a + (s.good ? s.len : SHORT_LINE_WEIGHT * s.len * (1 - s.linkShare)), 0);
-  if (keptLen < minLength) return undefined;
-
-  const paragraphs = kept.map((s) => s.seg);
-  const keepText = new Uint8Array(n);
-  for (const s of paragraphs) for (let i = s.index; i <= s.end; i++) keepText[i] = 1;
-  const { html, images } = serialise(page, tree, roots.map((r) => nodes[r] as Element), keepText);
-  return { content: paragraphs.map((s) => s.text).join('\n'), contentHtml: html, images, root: rootEl, paragraphs, tree };
+  return roots;
 }
 
 /** Class names (letters only, lower-case) of article-body containers by convention. */

@@ -403,26 +403,26 @@ function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
   return clusters;
 }
 
-function buildCluster(
-  dom: PageIndex,
-  container: number,
-  recordTag: string,
-  members: number[],
-  linkText: (a: number) => string,
-  linkUrl: (a: number) => string | undefined,
-  chrome: Float32Array,
-  options: ClusterOptions,
-): LinkCluster | undefined {
-  const nodes = dom.page.nodes;
-  const records: RecordLinks[] = [];
-  const belowPath = childPrefix(dom.page.url);
-  const here = dom.page.url.replace(/#.*$/, '');
-  // Fit of a link as the record's title: a link to a page below this list's path is the record's
-  // own detail page (see the title-path choice below).
-  // A URL that recurs across records ("Latest release", a category, the author) is not one
-  // record's own link.
+/** What the steps of buildCluster share about one candidate cluster's links. (The steps are
+ * functions of their own, not closures in one: V8's optimising compiler took 220–650 ms per
+ * compile of the one 6 kB function, several times per thread as its type feedback grew.) */
+interface ClusterLinks {
+  dom: PageIndex;
+  options: ClusterOptions;
+  linkText: (a: number) => string;
+  linkUrl: (a: number) => string | undefined;
+  /** URLs below this list's own path: a record's detail page. */
+  belowPath: string | undefined;
+  /** Records holding each URL: a URL that recurs across records ("Latest release", a category,
+   * the author) is not one record's own link. */
+  recordsPerUrl: Map<string, number>;
+  /** Records holding each link text (labelRecords only): a text that recurs across records is a
+   * label ("Read more", a visited-link tooltip). */
+  recordsPerText: Map<string, number>;
+}
+
+function clusterLinks(dom: PageIndex, members: number[], linkText: (a: number) => string, linkUrl: (a: number) => string | undefined, options: ClusterOptions): ClusterLinks {
   const recordsPerUrl = new Map<string, number>();
-  // (and a link text that recurs across records is a label: "Read more", a visited-link tooltip)
   const recordsPerText = new Map<string, number>();
   for (const m of members) {
     const inRecord = new Set<string>();
@@ -435,18 +435,37 @@ function buildCluster(
     for (const u of inRecord) recordsPerUrl.set(u, (recordsPerUrl.get(u) ?? 0) + 1);
     for (const t of textsIn) recordsPerText.set(t, (recordsPerText.get(t) ?? 0) + 1);
   }
-  const below = (a: number) => {
-    const url = linkUrl(a);
-    return belowPath !== undefined && url !== undefined && url.startsWith(belowPath) && !DOWNLOAD_URL.test(url) && recordsPerUrl.get(url)! < 2;
-  };
-  const ownFit = (a: number) => (below(a) ? Math.max(HEADING_MIN_FIT, linkFit(a)) : linkFit(a));
+  return { dom, options, linkText, linkUrl, belowPath: childPrefix(dom.page.url), recordsPerUrl, recordsPerText };
+}
+
+/** A link to a page below this list's path that no other record links to: the record's own
+ * detail page. */
+function isBelow(cx: ClusterLinks, a: number): boolean {
+  const url = cx.linkUrl(a);
+  return cx.belowPath !== undefined && url !== undefined && url.startsWith(cx.belowPath) && !DOWNLOAD_URL.test(url) && cx.recordsPerUrl.get(url)! < 2;
+}
+
+/** Fit of a link as the record's title. */
+function linkFit(cx: ClusterLinks, a: number): number {
+  const url = cx.linkUrl(a);
+  const download = url !== undefined && DOWNLOAD_URL.test(url) ? DOWNLOAD_WEIGHT : 1;
+  const label = cx.options.labelRecords && (cx.recordsPerText.get(cx.linkText(a)) ?? 0) >= 2 ? LABEL_TEXT_WEIGHT : 1;
+  return titleFit(textWidth(cx.linkText(a))) * (cx.dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT) * download * label;
+}
+
+/** A link to a page below this list's path is the record's own detail page (see titlePathOf). */
+function ownFit(cx: ClusterLinks, a: number): number {
+  return isBelow(cx, a) ? Math.max(HEADING_MIN_FIT, linkFit(cx, a)) : linkFit(cx, a);
+}
+
+/** Each member's links by their tag path inside it (the most title-like link per path), and how
+ * many records have each path. */
+function recordPaths(cx: ClusterLinks, members: number[]): { records: RecordLinks[]; pathCount: Map<string, number> } {
+  const { dom, options, linkUrl } = cx;
+  const nodes = dom.page.nodes;
+  const here = dom.page.url.replace(/#.*$/, '');
+  const records: RecordLinks[] = [];
   const pathCount = new Map<string, number>();
-  const linkFit = (a: number) => {
-    const url = linkUrl(a);
-    const download = url !== undefined && DOWNLOAD_URL.test(url) ? DOWNLOAD_WEIGHT : 1;
-    const label = options.labelRecords && (recordsPerText.get(linkText(a)) ?? 0) >= 2 ? LABEL_TEXT_WEIGHT : 1;
-    return titleFit(textWidth(linkText(a))) * (dom.chars[a]! > 0 ? 1 : FALLBACK_TEXT_WEIGHT) * download * label;
-  };
   for (const m of members) {
     const byPath = new Map<string, number>();
     if (nodes[m] instanceof Element && (nodes[m] as Element).name === 'a') {
@@ -460,19 +479,36 @@ function buildCluster(
         if (path === undefined) continue;
         // several links on one path (vote arrow, title, site): keep the most title-like
         const prev = byPath.get(path);
-        // (equal fits of two links below the list's path: the more specific URL,
-        // /releases/tag/v2 over /releases/latest; otherwise the first)
-        if (prev === undefined || ownFit(prev) < ownFit(a) || (ownFit(prev) === ownFit(a) && below(a) && below(prev) && urlDepth(linkUrl(a)) > urlDepth(linkUrl(prev)))) byPath.set(path, a);
+        if (prev === undefined || preferLink(cx, a, prev)) byPath.set(path, a);
       }
     }
     if (!byPath.size) continue;
     for (const p of byPath.keys()) pathCount.set(p, (pathCount.get(p) ?? 0) + 1);
     records.push({ index: m, byPath });
   }
-  if (records.length < MIN_RECORDS) return undefined;
+  return { records, pathCount };
+}
 
-  // The title link: the path most records share whose texts best fit a title.
-  let best: { path: string; value: number; width: number; label: boolean } | undefined;
+/** Whether link `a` is a better title of its path than `prev`: a better fit; at equal fits of two
+ * links below the list's path, the more specific URL (/releases/tag/v2 over /releases/latest);
+ * otherwise the first. */
+function preferLink(cx: ClusterLinks, a: number, prev: number): boolean {
+  const fa = ownFit(cx, a);
+  const fp = ownFit(cx, prev);
+  return fp < fa || (fp === fa && isBelow(cx, a) && isBelow(cx, prev) && urlDepth(cx.linkUrl(a)) > urlDepth(cx.linkUrl(prev)));
+}
+
+interface TitlePath {
+  path: string;
+  value: number;
+  width: number;
+  label: boolean;
+}
+
+/** The title link: the path most records share whose texts best fit a title. */
+function titlePathOf(cx: ClusterLinks, records: RecordLinks[], pathCount: Map<string, number>): TitlePath | undefined {
+  const { linkText, linkUrl } = cx;
+  let best: TitlePath | undefined;
   for (const [path, count] of pathCount) {
     if (count < MIN_RECORDS) continue;
     let fit = 0;
@@ -490,7 +526,7 @@ function buildCluster(
       // A title written as link text beats one borrowed from a title/alt attribute (icons). A
       // link in a heading, or to a page below this list's own path (the record's detail page:
       // /releases → /releases/tag/v2.10), is a title whatever its length ("v2.10", a code).
-      fit += heading && !DOWNLOAD_URL.test(url ?? '') ? Math.max(HEADING_MIN_FIT, linkFit(a)) : ownFit(a);
+      fit += heading && !DOWNLOAD_URL.test(url ?? '') ? Math.max(HEADING_MIN_FIT, linkFit(cx, a)) : ownFit(cx, a);
     }
     // sum of fits = support × mean fit; a link inside a heading is a title by markup. A path whose
     // links all lead to one place ("Latest release", "Reply") is not the records' own link, nor
@@ -499,16 +535,13 @@ function buildCluster(
     const value = fit * (heading ? HEADING_BONUS : 1) * (urls.size / count) * (texts.size / count);
     if (!best || value > best.value) best = { path, value, width: width / count, label: texts.size === 1 };
   }
-  if (!best) return undefined;
-  // Posts shown in full (each record a headed block longer than MAX_RECORD_TEXT): the links in
-  // their text are the posts' own references; each record's link to a page of this site on a path
-  // every record shares, a different page each (its permalink, "Permanent link"), is its entry,
-  // titled with the record's heading.
-  if (options.fullPosts && records.every((r) => dom.chars[r.index]! - dom.linkChars[r.index]! > MAX_RECORD_TEXT)) {
-    const pick = fullPostLink(dom, records, pathCount, linkText, linkUrl);
-    if (pick) best = { path: pick.path, value: best.value, width: best.width, label: pick.rank !== 0 };
-  }
+  return best;
+}
 
+/** The entries kept from the records (similar enough to the common path set, one per URL), with
+ * the sums the score needs. */
+function keepEntries(cx: ClusterLinks, records: RecordLinks[], pathCount: Map<string, number>, best: TitlePath) {
+  const { dom, options, linkText, linkUrl } = cx;
   // Common link-path set: paths present in at least half of the records.
   const common = new Set<string>();
   for (const [p, c] of pathCount) if (c * 2 >= records.length) common.add(p);
@@ -557,10 +590,12 @@ function buildCluster(
     if (dom.chars[r.index]! - dom.linkChars[r.index]! >= 4 && DATE_LIKE.test(subtreeText(dom, r.index))) dated++;
     entries.push({ url, title, anchor: a, record: r.index });
   }
-  if (entries.length < MIN_RECORDS) return undefined;
-  const similarity = simSum / entries.length;
-  // Drop by-lines and counters that share the title slot with real titles (a user name in the
-  // second row of a two-row record).
+  return { entries, kept, simSum, dated, chars, widthSum };
+}
+
+/** Drop by-lines and counters that share the title slot with real titles (a user name in the
+ * second row of a two-row record); `entries` and `kept` are cut in place. */
+function dropByLines(entries: ClusterEntry[], kept: number[], options: ClusterOptions): void {
   const widths = entries.map((e) => textWidth(e.title)).sort((a, b) => a - b);
   const medianWidth = widths[widths.length >> 1]!;
   // (a short title — 羁绊, "Welcome" — whose link leads to a page of the URL shape most entries
@@ -574,6 +609,36 @@ function buildCluster(
       kept.splice(i, 1);
     }
   }
+}
+
+function buildCluster(
+  dom: PageIndex,
+  container: number,
+  recordTag: string,
+  members: number[],
+  linkText: (a: number) => string,
+  linkUrl: (a: number) => string | undefined,
+  chrome: Float32Array,
+  options: ClusterOptions,
+): LinkCluster | undefined {
+  const nodes = dom.page.nodes;
+  const cx = clusterLinks(dom, members, linkText, linkUrl, options);
+  const { records, pathCount } = recordPaths(cx, members);
+  if (records.length < MIN_RECORDS) return undefined;
+  let best = titlePathOf(cx, records, pathCount);
+  if (!best) return undefined;
+  // Posts shown in full (each record a headed block longer than MAX_RECORD_TEXT): the links in
+  // their text are the posts' own references; each record's link to a page of this site on a path
+  // every record shares, a different page each (its permalink, "Permanent link"), is its entry,
+  // titled with the record's heading.
+  if (options.fullPosts && records.every((r) => dom.chars[r.index]! - dom.linkChars[r.index]! > MAX_RECORD_TEXT)) {
+    const pick = fullPostLink(dom, records, pathCount, linkText, linkUrl);
+    if (pick) best = { path: pick.path, value: best.value, width: best.width, label: pick.rank !== 0 };
+  }
+  const { entries, kept, simSum, dated, chars, widthSum } = keepEntries(cx, records, pathCount, best);
+  if (entries.length < MIN_RECORDS) return undefined;
+  const similarity = simSum / entries.length;
+  dropByLines(entries, kept, options);
   if (entries.length < MIN_RECORDS) return undefined;
   const n = entries.length;
   const meanWidth = widthSum / n;
@@ -592,7 +657,7 @@ function buildCluster(
   const score = Math.log2(1 + n) * fit * similarity * chromeFactor * (1 + 0.5 * datedShare) * (1 + 0.5 * richness);
   const recordClass = classSignature(nodes[kept[0]!] as Element);
   if (options.nestedTitles) twinTitles(dom, entries, linkText, linkUrl);
-  if (options.shortTitles) groupSiblings(dom, entries, best.path, linkText, linkUrl, (t) => (recordsPerText.get(t) ?? 0) >= 2);
+  if (options.shortTitles) groupSiblings(dom, entries, best.path, linkText, linkUrl, (t) => (cx.recordsPerText.get(t) ?? 0) >= 2);
   return { container, recordTag, recordClass, records: kept, titlePath: best.path, entries, similarity, meanWidth, datedShare, chromeFactor, chars, score };
 }
 
