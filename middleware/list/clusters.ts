@@ -366,27 +366,7 @@ function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
   for (let pi = 0; pi < dom.size; pi++) {
     const parentEl = nodes[pi];
     if (!(parentEl instanceof Element) || dom.anchorCount[pi]! < MIN_RECORDS) continue;
-    // Group element children by tag (class names vary per record: odd/even, first/last, ids),
-    // and also by tag + class signature where classes tell record kinds apart (a title row and
-    // a by-line row of one table). Both compete on score.
-    const groups = new Map<string, number[]>();
-    const byClass = new Map<string, number[]>();
-    for (const c of parentEl.children) {
-      if (!(c instanceof Element)) continue;
-      const ci = page.indexOf(c);
-      if (ci < 0) continue;
-      const ac = dom.anchorCount[ci]!;
-      // text-rich records (release notes citing many issues) may hold more links than a teaser
-      const cap = options.proseRecords && dom.linkChars[ci]! * 2 < dom.chars[ci]! ? MAX_ANCHORS_PER_PROSE_RECORD : MAX_ANCHORS_PER_RECORD;
-      if (ac === 0 || ac > cap || (dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT && !(options.fullPosts && headed(dom, ci)))) continue;
-      let g = groups.get(c.name);
-      if (!g) groups.set(c.name, (g = []));
-      g.push(ci);
-      const key = `${c.name}.${classSignature(c)}`;
-      let h = byClass.get(key);
-      if (!h) byClass.set(key, (h = []));
-      h.push(ci);
-    }
+    const { groups, byClass } = childGroups(dom, parentEl, options);
     for (const [tag, members] of groups) {
       if (members.length < MIN_RECORDS) continue;
       const cluster = buildCluster(dom, pi, tag, members, linkText, linkUrl, chrome, options);
@@ -401,6 +381,31 @@ function buildClusters(page: Page, options: ClusterOptions): LinkCluster[] {
   }
   clusters.sort((a, b) => b.score - a.score);
   return clusters;
+}
+
+/** An element's children that could be records, grouped by tag (class names vary per record:
+ * odd/even, first/last, ids), and also by tag + class signature where classes tell record kinds
+ * apart (a title row and a by-line row of one table). Both compete on score. */
+function childGroups(dom: PageIndex, parentEl: Element, options: ClusterOptions): { groups: Map<string, number[]>; byClass: Map<string, number[]> } {
+  const groups = new Map<string, number[]>();
+  const byClass = new Map<string, number[]>();
+  for (const c of parentEl.children) {
+    if (!(c instanceof Element)) continue;
+    const ci = dom.page.indexOf(c);
+    if (ci < 0) continue;
+    const ac = dom.anchorCount[ci]!;
+    // text-rich records (release notes citing many issues) may hold more links than a teaser
+    const cap = options.proseRecords && dom.linkChars[ci]! * 2 < dom.chars[ci]! ? MAX_ANCHORS_PER_PROSE_RECORD : MAX_ANCHORS_PER_RECORD;
+    if (ac === 0 || ac > cap || (dom.chars[ci]! - dom.linkChars[ci]! > MAX_RECORD_TEXT && !(options.fullPosts && headed(dom, ci)))) continue;
+    let g = groups.get(c.name);
+    if (!g) groups.set(c.name, (g = []));
+    g.push(ci);
+    const key = `${c.name}.${classSignature(c)}`;
+    let h = byClass.get(key);
+    if (!h) byClass.set(key, (h = []));
+    h.push(ci);
+  }
+  return { groups, byClass };
 }
 
 /** What the steps of buildCluster share about one candidate cluster's links. (The steps are
