@@ -14,13 +14,12 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { Extractor, type ExtractKind } from '../chain/extractor.js';
-import { siteKeyOf } from '../chain/process.js';
+import type { Worker } from 'node:worker_threads';
+import type { ExtractKind } from '../chain/extractor.js';
+import { siteKeyOf } from '../core/site-key.js';
 import type { Item } from '../core/item.js';
 import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js';
+import { BATCH_WORKER_FILE, newBatchWorker, takeBatchWorker } from './batch-prestart.js';
 
 /** Pages per thread below which another thread does not pay: a thread spends ~130 ms of CPU
  * loading the extractor (bench:cli, `import('gleaner/extract')`), the time of ~10 AEB pages
@@ -92,7 +91,6 @@ export interface PageResult {
   item: Item;
 }
 
-const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'batch-worker.js');
 
 /** Pages grouped by site, in first-seen order (as Extractor.extractBatch groups them). */
 function groupBySite(pages: BatchPage[]): number[][] {
@@ -121,6 +119,8 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
   const counter = new Int32Array(shared.counter);
   const slots = new Int32Array(shared.slots);
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
+  // (loaded here, not at the top: the main thread of a batch in worker threads never extracts)
+  const { Extractor } = await import('../chain/extractor.js');
   const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone, middleware: shared.options.explain ? { provenance: true } : undefined });
   const run = async (idx: number[]) => {
     // A copy of each page's bytes: TextDecoder refuses views of shared memory.
@@ -180,7 +180,7 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
   };
   // Built package: every page in a worker thread, under the page budget, the main thread watching.
   // From the TypeScript sources (no worker file): the main thread alone, no budget.
-  if (existsSync(workerFile)) await runInWorkers(shared, jobs, out, take, o);
+  if (existsSync(BATCH_WORKER_FILE)) await runInWorkers(shared, jobs, out, take, o);
   else await runGroups(shared, take);
   return out;
 }
@@ -191,12 +191,6 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
  * thread past the budget gets an error item, its worker is terminated (a stuck regex cannot be
  * interrupted from inside) and a new one takes its slot, doing the rest of that page's group first.
  */
-/** The batch workers' nursery (V8's young generation, MB). A page's parse and analyses allocate
- * tens of MB of short-lived objects; with V8's default nursery the batch spent ~12 % of its CPU in
- * the collector (cpu profile of `extract --batch --kind auto` over the 181 AEB pages: 650–740 ms),
- * with 96 MB about half that (310–360 ms; 192 MB gave no more). A batch is a short process: the
- * memory is worth the CPU. */
-const BATCH_YOUNG_GENERATION_MB = 96;
 
 async function runInWorkers(shared: BatchShared, jobs: number, out: Item[], take: (r: PageResult) => void, o: BatchRunOptions): Promise<void> {
   const budgetMs = (o.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS) * 1000;
@@ -210,7 +204,10 @@ async function runInWorkers(shared: BatchShared, jobs: number, out: Item[], take
   const start = (slot: number, first?: number[]) => {
     Atomics.store(slots, 2 * slot, 0);
     const input: WorkerInput = { shared, slot, first };
-    const worker = new Worker(workerFile, { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: BATCH_YOUNG_GENERATION_MB } });
+    // the worker the command line started early, if it is still waiting; else a new one
+    const waiting = takeBatchWorker();
+    const worker = waiting ?? newBatchWorker(input);
+    if (waiting) waiting.postMessage(input);
     live.set(slot, worker);
     worker.on('message', (m: PageResult | { done: true }) => ('done' in m ? undefined : take(m)));
     worker.on('error', (e) => (failed ??= e));

@@ -140,6 +140,8 @@ program
     return n;
   })
   .action(async (files: string[], opts) => {
+    // the batch's first worker loads the extractor while this thread loads the command's code
+    if (opts.batch) (await import('./batch-prestart.js')).prestartBatchWorker();
     const { runExtract } = await import('./extract.js');
     await runExtract(files, opts);
   });
@@ -159,7 +161,7 @@ program
   .action(async (page: string, opts) => {
     // From the extract command's module (which re-exports it): one file less in the package,
     // which is at its file budget (test/package); inspect reads pages as extract does.
-    const { runInspect } = await import('./extract.js');
+    const { runInspect } = await import('./inspect.js');
     await runInspect(page, opts);
   });
 
