@@ -11,7 +11,6 @@ import { capFields } from './item-caps.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
 import { timezoneForLang } from '../core/dates.js';
-import { siteKeyOf } from '../core/site-key.js';
 
 export interface ProcessOptions {
   spider: string;
@@ -24,7 +23,13 @@ export interface ProcessOptions {
   timezone?: string;
 }
 
-export { siteKeyOf };
+export function siteKeyOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return 'local';
+  }
+}
 
 export function createContext(page: Page, request: RequestInfo, o: Omit<ProcessOptions, 'chain'>): PageContext {
   const siteKey = o.siteKey ?? siteKeyOf(request.url);

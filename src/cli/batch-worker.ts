@@ -8,10 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runGroups, type WorkerInput } from './batch.js';
 
 const port = parentPort!;
-// load the chain while the input is on its way (runGroups imports it again: from the module cache)
-const chain = import('../chain/extractor.js');
 // started early by the command line (src/cli/batch-prestart.ts): the input comes as a message
 const input = (workerData as WorkerInput | undefined) ?? (await new Promise<WorkerInput>((resolve) => port.once('message', resolve)));
-await chain;
 await runGroups(input.shared, (r) => port.postMessage(r), { slot: input.slot, first: input.first });
 port.postMessage({ done: true });

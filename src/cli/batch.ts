@@ -15,8 +15,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { ExtractKind } from '../chain/extractor.js';
-import { siteKeyOf } from '../core/site-key.js';
+import { Extractor, type ExtractKind } from '../chain/extractor.js';
+import { siteKeyOf } from '../chain/process.js';
 import type { Item } from '../core/item.js';
 import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js';
 import { BATCH_WORKER_FILE, newBatchWorker, takeBatchWorker } from './batch-prestart.js';
@@ -119,8 +119,6 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
   const counter = new Int32Array(shared.counter);
   const slots = new Int32Array(shared.slots);
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
-  // (loaded here, not at the top: the main thread of a batch in worker threads never extracts)
-  const { Extractor } = await import('../chain/extractor.js');
   const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone, middleware: shared.options.explain ? { provenance: true } : undefined });
   const run = async (idx: number[]) => {
     // A copy of each page's bytes: TextDecoder refuses views of shared memory.

@@ -49,7 +49,7 @@ async function startUi(spider: string, port: true | string) {
   const p = port === true ? 0 : Number(port);
   if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`--ui: a port number (got "${port}")`);
   // the inspector view of a latest item: `gleaner inspect`'s report, loaded on the first click
-  const monitor = new CrawlMonitor(spider, { inspect: async (url, body) => (await import('./inspect.js')).inspectReport(url, body) });
+  const monitor = new CrawlMonitor(spider, { inspect: async (url, body) => (await import('./extract.js')).inspectReport(url, body) });
   const url = await monitor.listen(p);
   process.stderr.write(`monitor at ${url}\n`);
   return {

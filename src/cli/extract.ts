@@ -1,16 +1,18 @@
 /**
  * `gleaner extract` and `gleaner classify`: saved pages → JSON lines.
  */
-// The chain, the classifier and the renderer are loaded by the commands that use them: the main
-// thread of `extract --batch` only reads the manifest and writes items (its workers extract).
-import type { ExtractKind } from '../chain/extractor.js';
+import { Extractor, type ExtractKind } from '../chain/extractor.js';
+import { createPage } from '../core/page.js';
+import { classifyPage } from '../../middleware/classifier/index.js';
 import { UsageError } from './errors.js';
 import { feedsFromCli, openFeed } from '../storage/feed-sink.js';
 import { DEFAULT_MAX_INPUT_BYTES, fileUrl, readInput } from './read-input.js';
 import { extractManifest } from './batch-manifest.js';
 
 export { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
+export { inspectReport, runInspect } from './inspect.js';
 export { extractManifest, readManifest, type BatchOptions, type BatchFailure, type BatchRecord, type ManifestLine } from './batch-manifest.js';
+import { renderPages } from '../crawler/render-file.js';
 
 const KINDS: ExtractKind[] = ['auto', 'article', 'list', 'forum'];
 
@@ -85,12 +87,10 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
     return;
   }
   if (!files.length) throw new UsageError('extract needs files (or - for standard input), or --batch MANIFEST.jsonl');
-  const { Extractor } = await import('../chain/extractor.js');
   const extractor = new Extractor({ kind, timezone: o.timezone, middleware: o.render || o.explain ? { ...(o.render ? { layout: true } : {}), ...(o.explain ? { provenance: true } : {}) } : undefined });
   const bodies: Array<[string, Buffer | string]> = [];
   for (const f of files) bodies.push([f, await readInput(f, maxBytes)]);
   if (o.render) {
-    const { renderPages } = await import('../crawler/render-file.js');
     const html = await renderPages(bodies.map(([f, body]) => ({ file: f === '-' ? undefined : f, url: o.url ?? fileUrl(f), body: body as Buffer })));
     html.forEach((h, i) => (bodies[i]![1] = h));
   }
@@ -103,7 +103,6 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
 
 export async function runClassify(files: string[], o: { url?: string; maxBytes?: number }): Promise<void> {
   if (!files.length) throw new UsageError('classify needs files (or - for standard input)');
-  const [{ createPage }, { classifyPage }] = await Promise.all([import('../core/page.js'), import('../../middleware/classifier/index.js')]);
   for (const f of files) {
     const body = await readInput(f, o.maxBytes);
     let result;
