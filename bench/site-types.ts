@@ -78,9 +78,10 @@ async function typeSites(jitter?: { window: number; seed: number }): Promise<voi
         if (got === type) t[0]++;
         total[name].set(type, t);
       }
-      if (!jitter && revised.get(key) !== type) wrong.push([site, key, type, revised.get(key)!, emitted.get(key) !== revised.get(key) ? `revised from ${emitted.get(key)}` : pageTypes.get(key)!]);
+      if (revised.get(key) !== type) wrong.push([jitter ? `${site} (order ${jitter.seed})` : site, key, type, revised.get(key)!, emitted.get(key) !== revised.get(key) ? `revised from ${emitted.get(key)}` : pageTypes.get(key)!]);
     }
     if (!jitter) rows.push([site, order.length, ...TYPES.map((t) => cell(score.emitted, t)), ...TYPES.map((t) => cell(score.revised, t))]);
+    else if (errors) console.log(`  jitter ${jitter.seed} ${site}: ${TYPES.map((t) => `${t} ${cell(score.revised, t)}`).join(', ')}`);
   }
 }
 await typeSites();
@@ -88,10 +89,13 @@ rows.push(['all sites', [...total.emitted.values()].reduce((s, v) => s + v[1], 0
 console.log(`\n### Page types on whole sites (sites-crawl, breadth-first from /, item kind as type; ${inSample ? 'IN SAMPLE: the shipped site model, trained on every site' : 'leave one site out: each site typed with the site model trained without it'})\n`);
 printTable(['site', 'pages', 'detail (posts)', 'list', 'other', 'revised: detail', 'revised: list', 'revised: other'], rows);
 console.log(`\nrevised: with the pages typed again once the site showed evidence (takeRevisions) extracted again, their item replacing the first (${revisedPages} pages) — the hook a crawl needs for it.`);
-if (errors && wrong.length) {
+function printWrong(): void {
+  if (!errors || !wrong.length) return;
   console.log('\nWrong types (after revisions):\n');
   printTable(['site', 'path', 'true', 'typed', 'page type'], wrong.map((r) => [r[0]!, decodeURIComponent(r[1]!), r[2]!, r[3]!, r[4]!]));
+  wrong.length = 0;
 }
+printWrong();
 
 if (JITTERS > 0) {
   const TYPES_ = TYPES;
@@ -107,6 +111,7 @@ if (JITTERS > 0) {
   }
   perOrder.push(['worst', ...TYPES_.map((_, i) => Math.min(...figures.map((f) => f[i]!)).toFixed(3))]);
   perOrder.push(['mean', ...TYPES_.map((_, i) => (figures.reduce((a, f) => a + f[i]!, 0) / figures.length).toFixed(3))]);
+  printWrong();
   console.log(`\n### Revised types, all sites, in ${JITTERS} jittered breadth-first orders (window 10)\n`);
   printTable(['order', 'jittered: detail', 'jittered: list', 'jittered: other'], perOrder);
 }

@@ -21,6 +21,13 @@
  * not outvote one of 45), and each type within it by the square root of its rarity (other pages are
  * 2% of the pages, and the one figure users of an about page see).
  *
+ * The shipped model leaves the features that read no decision (`shape_looks`, `section_looks`,
+ * `linked_from`) out; the order-free model leaves out the two that read the model's own decisions:
+ *
+ *   npm run train:site-types                                         (shipped: the default SITE_MASK)
+ *   GLEANER_SITE_FOLDS=bench/site-type-folds/order-free SITE_MODEL_OUT=middleware/classifier/site-model-order-free.json \
+ *     SITE_MASK=shape_share,section_share npm run train:site-types                      (order-free)
+ *
  *   npm run train:site-types [-- --no-write] [--verbose]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -41,12 +48,15 @@ const args = process.argv.slice(2);
 const write = !args.includes('--no-write');
 const verbose = args.includes('--verbose');
 const MODEL_TS = path.join(here, '..', 'middleware', 'classifier', 'site-model.ts');
+/** Write the all-sites model as a JSON file here instead of the shipped site-model.ts (a model to
+ * select with GLEANER_SITE_TYPE_MODEL; its folds go where GLEANER_SITE_FOLDS says). */
+const MODEL_OUT = process.env.SITE_MODEL_OUT;
 
 /** L2 penalty, Adam step and iterations. The penalty was chosen a priori (small: 20 features, ~1,000
  * pages) and checked not to matter within a factor of 10 on the leave-one-site-out figures. */
 const L2 = Number(process.env.SITE_L2 ?? 1e-3);
 const STEP = 0.05;
-const ITERATIONS = 1500;
+const ITERATIONS = Number(process.env.SITE_ITERATIONS ?? 1500);
 /** Crawl orders besides breadth first that each site's examples are collected in (see crawlOrder,
  * `window:seed`): a concurrent crawl meets pages in a jittered order, and the site state a page sees
  * varies with it; one order at random (window 100000) shows pages before any evidence about them. */
@@ -54,8 +64,9 @@ const JITTERS = (process.env.SITE_JITTERS ?? '16:1,16:2,100000:3').split(',').fi
 /** Share of the pages of a jittered order whose site state records the classifier's label where it
  * is wrong (see siteExamples). */
 const NOISE = Number(process.env.SITE_NOISE ?? 0.3);
-/** Features left out of the fit (their weights stay 0): SITE_MASK=name,name (experiments). */
-const MASK = new Set((process.env.SITE_MASK ?? '').split(',').filter(Boolean));
+/** Features left out of the fit (their weights stay 0), of SITE_FEATURES or SITE_TYPED_FEATURES:
+ * SITE_MASK=name,name (see the header: which the shipped and the order-free models leave out). */
+const MASK = new Set((process.env.SITE_MASK ?? 'shape_looks,section_looks,linked_from').split(',').filter(Boolean));
 /** Whether pages met before the site showed evidence are left out (decideOnSite keeps their
  * classifier type; SITE_GATE=0 trains on them too: experiments, the model is then gated all the same). */
 const GATE = process.env.SITE_GATE !== '0';
@@ -113,7 +124,7 @@ export function siteExamples(site: string, jitter?: { window: number; seed: numb
     const label = (policy ? decideOnSite(policy, state, url, r, evidence, document).label : jitter && r.label !== type && r.label !== 'forum' && noise() < NOISE ? r.label : type) as PageLabel;
     // what the chain does on a page of this type: the page-type stage records it (a list page with
     // the items its extractor gives), then the list stage learns the site's list shapes
-    observeTypedPage(state, url, label, label === 'list' ? listItemUrls(page, data) : [], evidence.mainEntries);
+    observeTypedPage(state, url, label, label === 'list' ? listItemUrls(page, data) : [], evidence.mainEntries, { classified: document ? undefined : r, mainOpen: evidence.mainOpen });
     if (label === 'list') observeListPage(page, shapes);
   }
   return out;
@@ -136,6 +147,8 @@ export function fit(examples: Example[], info: unknown): SiteTypeModel {
   const mean = Array.from({ length: d }, (_, j) => present(j).reduce((s, e) => s + e.f.x[j]!, 0) / Math.max(1, present(j).length));
   const std = Array.from({ length: d }, (_, j) => Math.sqrt(present(j).reduce((s, e) => s + (e.f.x[j]! - mean[j]!) ** 2, 0) / Math.max(1, present(j).length)) || 1);
   const z = xs.map((e) => e.f.x.map((v, j) => (Number.isNaN(v) || MASK.has(SITE_FEATURES[j]!) ? 0 : (v - mean[j]!) / std[j]!)));
+  // (a typed feature left out: its values read as 0, its weight stays 0)
+  const typedOf = (e: Example) => e.f.typed.map((t, k) => (MASK.has(SITE_TYPED_FEATURES[k]!) ? [0, 0, 0] : t));
   // weights: 1/(site pages) per page, times sqrt(N / (K N_c)) per type
   const perSite = new Map<string, number>();
   for (const e of xs) if (!e.blind) perSite.set(e.site, (perSite.get(e.site) ?? 0) + 1);
@@ -157,7 +170,7 @@ export function fit(examples: Example[], info: unknown): SiteTypeModel {
   for (let it = 1; it <= ITERATIONS; it++) {
     const g = new Float64Array(P);
     for (let i = 0; i < z.length; i++) {
-      const typed = xs[i]!.f.typed;
+      const typed = typedOf(xs[i]!);
       const logits = Array.from({ length: K }, (_, c) => {
         let s = theta[Bi(c)]!;
         for (let j = 0; j < d; j++) s += theta[Wi(c, j)]! * z[i]![j]!;
@@ -245,7 +258,7 @@ function main(): void {
   if (write) mkdirSync(FOLDS_DIR, { recursive: true });
   for (const s of sites) {
     const train = trainAll.filter((e) => e.site !== s);
-    const model = withRollouts(train, sites.filter((x) => x !== s), { sites: sites.filter((x) => x !== s), pages: train.length, heldOut: s, l2: L2, rollout: ROLLOUT });
+    const model = withRollouts(train, sites.filter((x) => x !== s), { sites: sites.filter((x) => x !== s), pages: train.length, heldOut: s, l2: L2, rollout: ROLLOUT, mask: [...MASK] });
     if (write) writeFileSync(path.join(FOLDS_DIR, `${s}.json`), JSON.stringify(model) + '\n');
     const test = bySite.get(s)!;
     const loso = tally(test, (e) => predict(model, e));
@@ -262,7 +275,7 @@ function main(): void {
   rows.push(['all sites', all.length, ...SITE_LABELS.map((t) => cell(pooled.loso[t]!)), ...SITE_LABELS.map((t) => cell(pooled.cls[t]!))]);
   console.log('\n### Site-type model, leave one site out (teacher-forced site state: each page with the true types of the pages before it)\n');
   printTable(['site', 'pages', 'detail', 'list', 'other', 'classifier alone: detail', 'list', 'other'], rows);
-  const model = withRollouts(trainAll, sites, { sites, pages: all.length, orders: 1 + JITTERS.length, l2: L2, rollout: ROLLOUT });
+  const model = withRollouts(trainAll, sites, { sites, pages: all.length, orders: 1 + JITTERS.length, l2: L2, rollout: ROLLOUT, mask: [...MASK] });
   const insample = tally(all, (e) => predict(model, e));
   console.log(`\nIn sample (the shipped model on its own training pages): ${SITE_LABELS.map((t) => `${t} ${cell(insample[t]!)}`).join(', ')}`);
   if (verbose) {
@@ -271,7 +284,10 @@ function main(): void {
     SITE_TYPED_FEATURES.forEach((f, k) => console.log(`  ${f.padEnd(18)} ${model.typed[k]!.toFixed(2).padStart(7)} (each type)`));
     console.log(`  ${'bias'.padEnd(18)} ${model.bias.map((v) => v.toFixed(2).padStart(7)).join(' ')}`);
   }
-  if (write) {
+  if (write && MODEL_OUT) {
+    writeFileSync(MODEL_OUT, JSON.stringify(model) + '\n');
+    console.log(`\nwrote ${path.relative(process.cwd(), MODEL_OUT)} and ${sites.length} fold models in ${path.relative(process.cwd(), FOLDS_DIR)}/`);
+  } else if (write) {
     const ts = `/**
  * The shipped site-type model (site-rules.ts): a multinomial logistic regression over SITE_FEATURES,
  * trained on ${sites.length} whole sites (${all.length} pages) of sites-crawl. Generated by

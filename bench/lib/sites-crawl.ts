@@ -14,7 +14,8 @@ import { dataPath } from './data.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Origin the pages are given (nothing is fetched: the bytes are read from disk). */
 export const ORIGIN = 'http://127.0.0.1:8000';
-export const FOLDS_DIR = path.join(here, '..', 'site-type-folds');
+/** The leave-one-site-out models (GLEANER_SITE_FOLDS names another folder: experiments). */
+export const FOLDS_DIR = process.env.GLEANER_SITE_FOLDS || path.join(here, '..', 'site-type-folds');
 
 export interface TruthPage {
   type: 'detail' | 'list' | 'other';

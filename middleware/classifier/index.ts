@@ -138,10 +138,14 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
       const state = readSiteTypeState(ctx.site.data[SITE_STATE_KEY]);
       ctx.site.data[SITE_STATE_KEY] = state;
       let evidence = siteListSignals(ctx.page, ctx.site.data);
+      // (what the classifier made of the page, as the site's evidence: not for a document, nor a
+      // page a follow rule labelled)
+      let looks: PageTypeResult | undefined;
       // A follow rule's label already typed the page (createContext): nothing to classify.
       if (!ctx.label) {
         const classified = classifyPage(ctx.page, { model });
         const document = documentKind(ctx.page) !== undefined;
+        if (!document) looks = classified;
         if (needsListItems(classified)) evidence = siteListSignals(ctx.page, ctx.site.data, true);
         const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);
         ctx.label = decideLabel(ctx.request, result);
@@ -151,7 +155,7 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
       }
       // one of the site's posts by its evidence: the article stage takes a short body as its content
       ctx.scratch[SITE_POST_KEY] = ctx.label === 'detail' && sitePost(state, ctx.page.url);
-      if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries);
+      if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries, { classified: looks, mainOpen: evidence.mainOpen });
       reviseEarlyPages(state, siteModel);
       ctx.site.touch();
     },

@@ -24,14 +24,14 @@ export interface SiteTypeModel {
 
 export const SITE_TYPE_MODEL: SiteTypeModel = {
   format: "gleaner-site-types/2",
-  featuresVersion: 9,
-  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","items_to_posts","evidence","section_seen","contentless"],
-  typedFeatures: ["classifier","shape_share","section_share"],
+  featuresVersion: 10,
+  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","items_to_posts","evidence","section_seen","contentless","linked_from"],
+  typedFeatures: ["classifier","shape_share","section_share","shape_looks","section_looks"],
   labels: ["detail","list","other"],
-  mean: [0.118177,0.471708,0.356535,0.478609,0.487914,0.221312,0.225042,0.03253,0.290522,0.316202,1,0.931773,0.505258],
-  std: [0.322818,0.499199,0.478976,0.494474,0.493775,0.381756,0.408354,0.164559,0.35169,0.407258,1,0.22843,0.499972],
-  weights: [[-0.026601,0.647033,0.618086,0.587752,0.872892,0.016148,-0.016178,-0.923196,0.003002,-0.126991,0,-0.113854,0.100043],[0.245793,-0.559692,-0.382711,-0.417407,0.479543,-0.05769,-0.021281,0.797883,1.485692,0.808607,0,-0.112438,0.412413],[-0.219128,-0.088163,-0.234298,-0.170139,-1.35684,0.041549,0.037463,0.125335,-1.488474,-0.681613,0,0.226289,-0.51245]],
-  typed: [2.458013,1.499982,2.228218],
-  bias: [0.253826,0.094367,-0.132919],
-  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":4,"l2":0.001},
+  mean: [0.118177,0.470706,0.349274,0.478623,0.488147,0.221312,0.225042,0.03253,0.290425,0.285453,1,0.931773,0.505258,0.236571],
+  std: [0.322818,0.499141,0.476741,0.494461,0.493558,0.381756,0.408354,0.164559,0.351525,0.364027,1,0.22843,0.499972,0.229355],
+  weights: [[-0.028386,0.64232,0.610104,0.582417,0.866039,0.056773,0.019787,-0.911098,0.046238,-0.226408,0,-0.116569,0.096404,0],[0.247737,-0.5557,-0.371113,-0.405421,0.486162,-0.098657,-0.080804,0.797679,1.419971,0.846199,0,-0.107519,0.413125,0],[-0.219288,-0.08751,-0.237903,-0.176802,-1.356355,0.041897,0.061021,0.113442,-1.465938,-0.619911,0,0.224083,-0.509523,0]],
+  typed: [2.454402,1.465197,2.217554,0,0],
+  bias: [0.240491,0.048362,-0.093514],
+  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":4,"l2":0.001,"rollout":0,"mask":["shape_looks","section_looks","linked_from"]},
 };

@@ -9,7 +9,9 @@
  *   shapes of its posts, also of posts no list has reached yet;
  * - **how the site's pages of a URL shape were typed**: per shape (`tags/*`, `categories/a/*`) and
  *   per first path segment (`tags/…`), how many were lists, posts, other pages — a tag page with
- *   one post sits among tag pages with ten;
+ *   one post sits among tag pages with ten; and, read from no decision, what the classifier made
+ *   of them (`shape_looks`, `section_looks`) and how many of the site's pages list a page in their
+ *   own main list (`linked_from`);
  * - **the site's list markup**: entries of this page in the list-entry markup the site's list
  *   pages taught (middleware/list/shapes.ts), leading to its posts; the page's own main list and
  *   how much of it leads to the site's posts;
@@ -27,6 +29,8 @@
  * The state is plain JSON in the site state, bounded (shapes and URLs kept per site are capped), so
  * it is cheap to hand to a crawl's worker threads page after page.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { decideLabel } from '../../src/core/middleware.js';
 import { loadJsonResource } from '../../src/core/resources.js';
@@ -136,6 +140,12 @@ export interface ShapeCounts {
   k?: number;
   /** Observation counter when last touched (pruning). */
   t: number;
+  /** The classifier's own probabilities of detail / list / other summed over the pages of this
+   * shape it typed (a page without content adding none), and how many pages that is: what the site's
+   * pages of the shape look like, whatever the site model decided for them (absent in state
+   * written before it). */
+  c?: [number, number, number];
+  cn?: number;
 }
 
 export interface SiteTypeState {
@@ -154,6 +164,10 @@ export interface SiteTypeState {
   /** URLs typed forum (hashes of pageKey, oldest first; absent in state written before it): a
    * forum's thread pages, which its board pages list. */
   forum?: number[];
+  /** URLs the main lists of the site's pages pointed to, whatever the pages were typed (hashes of
+   * pageKey, oldest first), and how many pages did (absent in state written before it). */
+  linked?: number[];
+  linkedCount?: number[];
   /** Main lists seen (fingerprint of their URLs → pages that showed it, and when last): a block
    * of links shown unchanged on many pages (a side panel of recent posts) is the template's, not a
    * page's own list. */
@@ -195,6 +209,13 @@ export function readSiteTypeState(value: unknown): SiteTypeState {
 
 function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 'd' | 'l' | 'o' | 'i' | 'f', t: number): void {
   if (key === undefined) return;
+  const c = entry(map, key, t);
+  c[field] = (c[field] ?? 0) + 1;
+}
+
+/** The counts of a shape (or section), made when new (the least recently seen going when the map
+ * is full), touched at `t`. */
+function entry(map: Record<string, ShapeCounts>, key: string, t: number): ShapeCounts {
   let c = map[key];
   if (!c) {
     const keys = Object.keys(map);
@@ -205,8 +226,51 @@ function bump(map: Record<string, ShapeCounts>, key: string | undefined, field: 
     }
     c = map[key] = { d: 0, l: 0, o: 0, i: 0, t };
   }
-  c[field] = (c[field] ?? 0) + 1;
   c.t = t;
+  return c;
+}
+
+/** What the page showed beside its type (observeTypedPage): the classifier's own result (not for a
+ * document or a page a follow rule labelled) and whether its main list sits outside chrome. */
+export interface ObservedPage {
+  classified?: PageTypeResult;
+  mainOpen?: boolean;
+}
+
+/** Count the page's main-list entries (same host, not itself) as linked once more. */
+function countLinked(state: SiteTypeState, url: string, entries: readonly string[]): void {
+  const host = hostOf(url);
+  const self = pageKey(url);
+  const linked = (state.linked ??= []);
+  const counts = (state.linkedCount ??= []);
+  const index = new Map<number, number>();
+  linked.forEach((h, i) => index.set(h, i));
+  const seen = new Set<string>();
+  for (const u of entries) {
+    const k = pageKey(u);
+    if (k === undefined || k === self || seen.has(k) || hostOf(u) !== host) continue;
+    seen.add(k);
+    const h = hash(k);
+    const at = index.get(h);
+    if (at !== undefined) counts[at]!++;
+    else {
+      index.set(h, linked.length);
+      linked.push(h);
+      counts.push(1);
+    }
+  }
+  if (linked.length > MAX_LISTED) {
+    linked.splice(0, linked.length - MAX_LISTED);
+    counts.splice(0, counts.length - MAX_LISTED);
+  }
+}
+
+/** How many of the site's pages listed the URL in their own main list (countLinked). */
+function linkedCount(state: SiteTypeState, url: string): number {
+  const k = pageKey(url);
+  if (k === undefined || !state.linked) return 0;
+  const i = state.linked.indexOf(hash(k));
+  return i < 0 ? 0 : state.linkedCount![i]!;
 }
 
 /** How many of the site's lists listed the URL (0 when it is not among the kept ones). */
@@ -230,10 +294,24 @@ function listedIndex(state: SiteTypeState): Map<number, number> {
  * items its list extractor returns, same host only) count as listed URLs and as entries of their
  * shapes. Mutates and returns `state`.
  */
-export function observeTypedPage(state: SiteTypeState, url: string, label: PageLabel, listItems: readonly string[] = [], mainList?: readonly string[]): SiteTypeState {
+export function observeTypedPage(state: SiteTypeState, url: string, label: PageLabel, listItems: readonly string[] = [], mainList?: readonly string[], observed: ObservedPage = {}): SiteTypeState {
   state.pages++;
   const t = state.pages;
+  const { classified } = observed;
   const fp = mainList?.length ? fingerprint(mainList) : undefined;
+  // the pages the page's own main list points to, whatever the page was typed: how many of the
+  // site's pages list a page (not a block the site shows unchanged on many pages)
+  if (observed.mainOpen && mainList?.length && (state.blocks[fp!]?.n ?? 0) < TEMPLATE_BLOCK_PAGES) countLinked(state, url, mainList);
+  if (classified) {
+    const p = classifierTypes(classified);
+    for (const [map, key] of [[state.shapes, urlShape(url)?.shape], [state.sections, urlSection(url)]] as const) {
+      if (key === undefined) continue;
+      const c = entry(map, key, t);
+      const sums = (c.c ??= [0, 0, 0]);
+      for (let j = 0; j < 3; j++) sums[j] = Number((sums[j]! + p[j]!).toFixed(4));
+      c.cn = (c.cn ?? 0) + 1;
+    }
+  }
   if (fp !== undefined) {
     const b = (state.blocks[fp] ??= { n: 0, t });
     b.n++;
@@ -337,8 +415,18 @@ export function needsListItems(result: PageTypeResult): boolean {
  * weight lets the rare type learn from the common ones (other pages are 2% of the development
  * pages: what "a shape whose pages were lists" teaches holds for "a shape whose pages were other").
  * The rest (`SITE_FEATURES`) has one value and a weight per type.
+ *
+ * Order: the shares of the types given (`shape_share`, `section_share`) read the site model's own
+ * decisions on earlier pages — positive feedback: a few tag pages typed other early make the next
+ * ones other (hexo-ash, in process: lists 1.000 breadth first, 0.408 in jittered orders). The
+ * `*_looks` shares and `linked_from` read no decision. The shipped model uses the decision shares
+ * (and leaves the others at weight 0); `site-model-order-free.json` (`siteModel: 'order-free'`) is
+ * trained without them
+ * (`npm run train:site-types` with SITE_MASK, see bench/train-site-types.ts): far steadier across
+ * orders, but it loses the one site whose section of other pages (publications) was typed other
+ * only through those shares. Measured figures: README, zero-config section.
  */
-export const SITE_TYPED_FEATURES = ['classifier', 'shape_share', 'section_share'] as const;
+export const SITE_TYPED_FEATURES = ['classifier', 'shape_share', 'section_share', 'shape_looks', 'section_looks'] as const;
 export const SITE_FEATURES = [
   'later_page',
   'listed',
@@ -353,9 +441,10 @@ export const SITE_FEATURES = [
   'evidence',
   'section_seen',
   'contentless',
+  'linked_from',
 ] as const;
 /** Bump when a feature's definition changes: models trained on another version are refused. */
-export const SITE_FEATURES_VERSION = 9;
+export const SITE_FEATURES_VERSION = 10;
 
 export interface SiteFeatureVector {
   /** SITE_FEATURES order. */
@@ -394,6 +483,14 @@ export function sitePost(state: SiteTypeState, url: string): boolean {
   return postLike(state, url, listedIndex(state));
 }
 
+/** The classifier's probabilities of detail / list / other as site evidence: none for a page
+ * without content (typed other by rule, not by the model). */
+function classifierTypes(result: PageTypeResult): [number, number, number] {
+  const p = result.probabilities;
+  if (result.label === 'other' && (p.other ?? 0) >= 1) return [0, 0, 0];
+  return [p.detail ?? 0, p.list ?? 0, p.other ?? 0];
+}
+
 /** The page's feature vector from the site's state before the page. */
 export function siteFeatures(state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence): SiteFeatureVector {
   const p = result.probabilities;
@@ -425,6 +522,10 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   const mainPosts = main.filter((u) => postLike(state, u, index)).length;
   const learnedPosts = new Set(others(evidence.learnedEntries).filter((u) => postLike(state, u, index)).map(pageKey)).size;
   const itemPosts = new Set(others(evidence.listItems ?? []).filter((u) => postLike(state, u, index)).map(pageKey)).size;
+  const looks = (c: ShapeCounts | undefined) => {
+    const n = c?.cn ?? 0;
+    return [(c?.c?.[0] ?? 0) / (n + 1), (c?.c?.[1] ?? 0) / (n + 1), (c?.c?.[2] ?? 0) / (n + 1)];
+  };
   const shares = (c: ShapeCounts | undefined) => {
     const n = c ? c.d + c.l + c.o : 0;
     // one pseudo-count: a shape seen once says less than one seen ten times
@@ -449,10 +550,11 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
       // pages of the page's own section typed before: the site's evidence about pages like it
       shape ? Math.min(1, ((sec?.d ?? 0) + (sec?.l ?? 0) + (sec?.o ?? 0)) / SECTION_SEEN) : NaN,
       contentless ? 1 : 0,
+      Math.log1p(linkedCount(state, url)) / Math.log(11),
     ],
     // a page without content is `other` by the classifier's rule, not by its model: that is no
     // probability of the other type (the short list of a tag with one post has little text too)
-    typed: [contentless ? [0, 0, 0] : [p.detail ?? 0, p.list ?? 0, p.other ?? 0], shares(sc), shares(sec)],
+    typed: [classifierTypes(result), shares(sc), shares(sec), looks(sc), looks(sec)],
   };
 }
 
@@ -480,10 +582,18 @@ export function checkSiteTypeModel(m: SiteTypeModel, file = 'the site model'): v
  * or a model trained on your own sites). */
 export const SITE_TYPE_MODEL_ENV = 'GLEANER_SITE_TYPE_MODEL';
 
-/** The site model in use: the file named by the option or GLEANER_SITE_TYPE_MODEL, else the shipped one. */
+/** The name that selects the order-free site model (`siteModel: 'order-free'`, or
+ * GLEANER_SITE_TYPE_MODEL=order-free): trained without the features that read the model's own
+ * earlier decisions (see SITE_TYPED_FEATURES), shipped beside the code. */
+export const ORDER_FREE_SITE_MODEL = 'order-free';
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The site model in use: the file named by the option or GLEANER_SITE_TYPE_MODEL (or
+ * `order-free`), else the shipped one. */
 export function siteTypeModel(file?: string): SiteTypeModel {
-  const f = file || process.env[SITE_TYPE_MODEL_ENV];
+  let f = file || process.env[SITE_TYPE_MODEL_ENV];
   if (!f) return SITE_TYPE_MODEL;
+  if (f === ORDER_FREE_SITE_MODEL) f = path.join(here, 'site-model-order-free.json');
   return loadJsonResource<SiteTypeModel>(f, checkSiteTypeModel, `site-type model ${f} not found${file ? '' : ` (${SITE_TYPE_MODEL_ENV})`}`);
 }
 

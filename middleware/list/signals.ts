@@ -76,7 +76,7 @@ export function siteListSignals(page: Page, siteData: Record<string, unknown>, w
     learnedEntries: learnt ? learnt.entries.map((e) => e.url) : [],
     childLinks: childLinks(page),
     // the entries the list stage would give (memoised: a page typed list reuses them)
-    listItems: withItems ? listEntries(page, shapes).map((e) => e.url) : undefined,
+    listItems: withItems ? siteEntries(page, shapes) : undefined,
   };
 }
 
@@ -106,7 +106,15 @@ function childLinks(page: Page): number {
 }
 
 /** The item URLs the list extractor gives a page with the site's learned shapes (the same entries,
- * memoised: the list stage reuses them). */
+ * memoised: the list stage reuses them), as the site's evidence: not the entries inside chrome
+ * landmarks (a page whose own list is one entry gives its menu as the list: the menu's links are
+ * no posts of the site). */
 export function listItemUrls(page: Page, siteData: Record<string, unknown>): string[] {
-  return listEntries(page, readShapes(siteData[SHAPES_KEY])).map((e) => e.url);
+  return siteEntries(page, readShapes(siteData[SHAPES_KEY]));
+}
+
+function siteEntries(page: Page, shapes: ReturnType<typeof readShapes>): string[] {
+  return listEntries(page, shapes)
+    .filter((e) => !inLandmark(page, e.anchor))
+    .map((e) => e.url);
 }

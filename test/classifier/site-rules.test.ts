@@ -27,6 +27,7 @@ import {
   sitePost,
   siteTypeModel,
   SITE_FEATURES,
+  SITE_TYPED_FEATURES,
   SITE_TYPE_MODEL_ENV,
   urlSection,
   urlShape,
@@ -106,6 +107,35 @@ describe('site state', () => {
     expect(s.listedCount.length).toBe(s.listed.length);
     expect(Object.keys(s.blocks).length).toBeLessThanOrEqual(MAX_BLOCKS);
   });
+  it('what the pages of a shape look like, and how many pages list a page, do not read the types given', () => {
+    // the same pages observed with other types (a model's mistakes): the decision-free evidence is the same
+    const classified = (d: number, l: number) => ({ label: d > l ? 'detail' : 'list', probabilities: { detail: d, list: l, forum: 0, other: 1 - d - l } });
+    const run = (labels: ('list' | 'other' | 'detail')[]) => {
+      const s = emptySiteTypeState();
+      const posts = Array.from({ length: 6 }, (_, k) => `https://b.example/posts/p${k}/`);
+      observeTypedPage(s, 'https://b.example/tags/a/', labels[0]!, posts.slice(0, 3), posts.slice(0, 3), { classified: classified(0.1, 0.6), mainOpen: true });
+      observeTypedPage(s, 'https://b.example/tags/b/', labels[1]!, posts.slice(2), posts.slice(2), { classified: classified(0.2, 0.3), mainOpen: true });
+      // a block in chrome counts for nothing
+      observeTypedPage(s, 'https://b.example/about/', labels[2]!, [], posts, { classified: classified(0.7, 0.1), mainOpen: false });
+      return siteFeatures(s, 'https://b.example/tags/c/', classified(0.1, 0.2), { mainEntries: [], mainOpen: false, learnedEntries: [], childLinks: 0 });
+    };
+    const a = run(['list', 'list', 'other']);
+    const b = run(['other', 'detail', 'list']);
+    const looks = ['shape_looks', 'section_looks'].map((n) => SITE_TYPED_FEATURES.indexOf(n as (typeof SITE_TYPED_FEATURES)[number]));
+    for (const k of looks) expect(b.typed[k]).toEqual(a.typed[k]);
+    // two tag pages seen: the list share summed 0.9 over 2 pages (one pseudo-count)
+    expect(a.typed[looks[0]!]![1]).toBeCloseTo(0.9 / 3, 6);
+    // the decision shares do read the types (what the order-free model leaves out)
+    expect(b.typed[SITE_TYPED_FEATURES.indexOf('shape_share')]).not.toEqual(a.typed[SITE_TYPED_FEATURES.indexOf('shape_share')]);
+    const s = emptySiteTypeState();
+    observeTypedPage(s, 'https://b.example/tags/a/', 'other', [], ['https://b.example/posts/p0/', 'https://b.example/posts/p1/'], { mainOpen: true });
+    observeTypedPage(s, 'https://b.example/tags/b/', 'detail', [], ['https://b.example/posts/p0/'], { mainOpen: true });
+    const linked = SITE_FEATURES.indexOf('linked_from');
+    const f = (url: string) => siteFeatures(s, url, classified(0.9, 0.05), { mainEntries: [], mainOpen: false, learnedEntries: [], childLinks: 0 }).x[linked];
+    expect(f('https://b.example/posts/p0/')).toBeCloseTo(Math.log1p(2) / Math.log(11), 6);
+    expect(f('https://b.example/posts/p1/')).toBeCloseTo(Math.log1p(1) / Math.log(11), 6);
+    expect(f('https://b.example/posts/p9/')).toBe(0);
+  });
   it('a main list shown unchanged on other pages is the template\'s: no list of the page\'s own', () => {
     const s = emptySiteTypeState();
     const posts = Array.from({ length: 8 }, (_, k) => `https://b.example/posts/p${k}/`);
@@ -127,6 +157,10 @@ describe('the site model', () => {
   it('the shipped model has the features this version computes', () => {
     expect(() => checkSiteTypeModel(SITE_TYPE_MODEL)).not.toThrow();
     expect(siteTypeModel()).toBe(SITE_TYPE_MODEL);
+    // the order-free model, by name: trained without the shares of the types given
+    const free = siteTypeModel('order-free');
+    for (const name of ['shape_share', 'section_share']) expect(free.typed[SITE_TYPED_FEATURES.indexOf(name as (typeof SITE_TYPED_FEATURES)[number])]).toBe(0);
+    for (const name of ['shape_looks', 'section_looks']) expect(SITE_TYPE_MODEL.typed[SITE_TYPED_FEATURES.indexOf(name as (typeof SITE_TYPED_FEATURES)[number])]).toBe(0);
   });
   it(`${SITE_TYPE_MODEL_ENV} (or the siteModel option) selects another model file; a file that is not one is a clear error`, () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gleaner-site-model-'));

@@ -11,6 +11,7 @@ import { createPage, type Page } from '../../src/core/page.js';
 import { silentLogger, type PageContext, type SiteState } from '../../src/core/middleware.js';
 import { extractList, listMiddleware, observeListPage, emptyShapes } from '../../middleware/list/index.js';
 import { Extractor } from '../../src/chain/extractor.js';
+import { listItemUrls } from '../../middleware/list/signals.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'fixtures', 'list');
@@ -88,5 +89,23 @@ describe('per-site shapes never override a page whose own evidence is clear', ()
     observeListPage(directory, shapes);
     expect(extractList(names, { shapes }).items).toEqual(extractList(names).items);
     expect(extractList(names).items.length).toBe(60);
+  });
+});
+
+describe('the list entries a page gives as site evidence', () => {
+  const nav = '<header><nav><a href="/">Home</a> <a href="/archive/">Archive</a> <a href="/about/">About the author</a> <a href="/links/">Links and friends</a></nav></header>';
+  const entry = (i: number) => `<article class="post-entry"><h2><a href="/2024/01/0${i}/note-${i}/">A note about the winter garden, part ${i}</a></h2><p>${'A few words on stones and rivers. '.repeat(4)}</p></article>`;
+  const pageOf = (main: string) => createPage({ url: 'http://blog.example/tags/solo/', body: `<!doctype html><html><body>${nav}<main>${main}</main><footer>© blog</footer></body></html>` });
+  it('leave out links inside chrome landmarks (a one-entry page whose only repetition is its menu)', () => {
+    const page = pageOf(entry(1));
+    const urls = listItemUrls(page, {});
+    for (const u of ['http://blog.example/', 'http://blog.example/archive/', 'http://blog.example/about/', 'http://blog.example/links/']) expect(urls).not.toContain(u);
+    // (what the list extractor gives the page itself is unchanged: the site evidence only filters)
+    const items = extractList(page).items.map((i) => i.url);
+    expect(urls.every((u) => items.includes(u))).toBe(true);
+  });
+  it('keep a list in the page\'s content', () => {
+    const urls = listItemUrls(pageOf([1, 2, 3, 4, 5].map(entry).join('')), {});
+    expect(urls).toEqual([1, 2, 3, 4, 5].map((i) => `http://blog.example/2024/01/0${i}/note-${i}/`));
   });
 });
