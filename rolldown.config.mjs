@@ -35,8 +35,6 @@ const DATA_FILES = {
   'model.json': 'middleware/classifier/model.json',
   // the main-text line model, read by middleware/article/lines.ts from `here/`
   'line-model.json': 'middleware/article/line-model.json',
-  // the order-free site-type model, read by middleware/classifier/site-rules.ts from `here/`
-  'site-model-order-free.json': 'middleware/classifier/site-model-order-free.json',
 };
 
 /** The shared (Redis) frontier's scripts in one JSON file (src/crawler/redis/scripts.ts reads

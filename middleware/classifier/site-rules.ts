@@ -29,6 +29,7 @@
  * The state is plain JSON in the site state, bounded (shapes and URLs kept per site are capped), so
  * it is cheap to hand to a crawl's worker threads page after page.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
@@ -584,7 +585,9 @@ export const SITE_TYPE_MODEL_ENV = 'GLEANER_SITE_TYPE_MODEL';
 
 /** The name that selects the order-free site model (`siteModel: 'order-free'`, or
  * GLEANER_SITE_TYPE_MODEL=order-free): trained without the features that read the model's own
- * earlier decisions (see SITE_TYPED_FEATURES), shipped beside the code. */
+ * earlier decisions (see SITE_TYPED_FEATURES). An experiment, in the source tree only: the package
+ * does not ship it (issue 15 holds the tarball to 60 files), so there the name gives a clear
+ * "not found"; GLEANER_SITE_TYPE_MODEL=/path/to/site-model-order-free.json works anywhere. */
 export const ORDER_FREE_SITE_MODEL = 'order-free';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -593,7 +596,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export function siteTypeModel(file?: string): SiteTypeModel {
   let f = file || process.env[SITE_TYPE_MODEL_ENV];
   if (!f) return SITE_TYPE_MODEL;
-  if (f === ORDER_FREE_SITE_MODEL) f = path.join(here, 'site-model-order-free.json');
+  if (f === ORDER_FREE_SITE_MODEL) {
+    f = path.join(here, 'site-model-order-free.json');
+    // (the built code of a checkout, dist/, reads it from the sources)
+    if (!existsSync(f)) f = path.join(here, '..', 'middleware', 'classifier', 'site-model-order-free.json');
+  }
   return loadJsonResource<SiteTypeModel>(f, checkSiteTypeModel, `site-type model ${f} not found${file ? '' : ` (${SITE_TYPE_MODEL_ENV})`}`);
 }
 
