@@ -5,17 +5,21 @@
  * scorer keeps or drops each one over generic features — the line's length, punctuation and
  * links, whether it shows the floor's date or its author's name, whether the same line recurs
  * across the floors (template: a user panel's field, a board's button bar), where it sits against
- * the content element, its tag and the class *words* of the elements around it. A user panel
+ * the content element, its tag and the class *words* of the elements around it, whether it shares a
+ * small bar with the floor's date (a header or footer: "IP属地:广东 · 2楼 · 2024-08-05"), is a
+ * control's text (a button, a link that runs script or stays on the page: "回复(123)") or is led
+ * by an icon ("⤢ 点击展开"). A user panel
  * line ("得分：35"), a button bar ("只看此用户 大字体"), the author's name or the date repeated in
  * the body are what the rules' content element holds on boards they were not fitted to.
  */
-import { Element, type AnyNode } from 'domhandler';
+import { Element, Text, type AnyNode } from 'domhandler';
 import type { DateAnchor } from './dates.js';
 import { type PostRecord, type ThreadIndex, chars, rangeOf, segSpan, punctIn } from './dom.js';
 import { ACTION_TEXT, COUNTER_LINE, type AuthorPick, type FloorLine, PathSpace, inQuote, readable } from './fields.js';
 import { classWords } from './set-features.js';
 import { titleCore } from './title.js';
 import type { Features } from './model.js';
+import { solidLength } from '../../src/core/page-index.js';
 
 export interface LineCandidate {
   line: FloorLine;
@@ -33,7 +37,71 @@ const TEMPLATE_FLOORS = 3;
 const LABEL_VALUE = /^[^:：\s]{1,12}\s?[:：]\s?\S/;
 const TAGS = new Set(['p', 'div', 'td', 'span', 'a', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'blockquote', 'pre', 'font', 'dd', 'dt', 'b', 'strong', 'em', 'th', 'br', 'code']);
 
+/** Levels above a line's element searched for a small block that also shows the floor's date. */
+const DATE_NEAR_LEVELS = 3;
+/** A block holding at most this share of the floor's text is a bar (a header, a footer), not the body. */
+const DATE_BLOCK_SHARE = 0.5;
+/** Links that run script or stay on the page (href missing, "#…", "javascript:"): controls. */
+const CONTROL_HREF = /^(?:#|javascript:|$)/i;
+/** Controls are short labels (and a long element is not walked for them). */
+const CONTROL_MAX_CHARS = 40;
+
 const log = (x: number, scale: number) => Math.log1p(Math.max(0, x)) / scale;
+
+/** Levels (0: the line's own element) up to the smallest block around the line that shows the
+ * floor's date and holds under DATE_BLOCK_SHARE of the floor's text (a post's header or footer
+ * bar: "IP 属地 · 来自 Android · 2楼 · 2024-08-05 17:07"); -1 when none. */
+function dateLevel(ix: ThreadIndex, el: Element, date: DateAnchor, floorChars: number, stop: ReadonlySet<AnyNode>): number {
+  let e: AnyNode | null = el;
+  for (let lvl = 0; lvl <= DATE_NEAR_LEVELS && e instanceof Element && !stop.has(e); lvl++, e = e.parent) {
+    const r = rangeOf(ix, e);
+    if (r.start <= date.index && date.index <= r.end) return chars(ix, r) <= DATE_BLOCK_SHARE * floorChars ? lvl : -1;
+  }
+  return -1;
+}
+
+const isControl = (e: Element) => e.name === 'button' || (e.name === 'a' && CONTROL_HREF.test((e.attribs.href ?? '').trim()));
+
+/** Non-space characters of segment k's text inside controls below its element. */
+function controlChars(ix: ThreadIndex, k: number): number {
+  const seg = ix.segments[k]!;
+  const top = ix.page.indexOf(seg.element);
+  const from = ix.segStart[k]!;
+  const to = k + 1 < ix.segments.length ? ix.segStart[k + 1]! : ix.size;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    if (!ix.textLen[i]) continue;
+    for (let a = ix.parent[i]!; a > top; a = ix.parent[a]!) {
+      const e = ix.page.nodes[a];
+      if (e instanceof Element && isControl(e)) {
+        n += ix.textLen[i]!;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/** Whether a line is a control's text: inside one, or mostly in the controls it holds
+ * ("回复(123) 收起回复", "Show 12 more replies"). */
+function inControl(ix: ThreadIndex, k: number, root: AnyNode | null): boolean {
+  const seg = ix.segments[k]!;
+  for (let e: AnyNode | null = seg.element; e instanceof Element && e !== root; e = e.parent) if (isControl(e)) return true;
+  const len = solidLength(seg.text);
+  return len > 0 && len <= CONTROL_MAX_CHARS && controlChars(ix, k) * 2 >= len;
+}
+
+/** Whether an element shows an icon before its text: an empty <i> or <svg> child (a glyph font's
+ * or a drawn icon: "⤢ click to expand", "♥ 12", "💬 reply"). */
+function hasIcon(el: Element): boolean {
+  const said = (n: AnyNode) => n instanceof Text && n.data.trim() !== '';
+  for (const c of el.children) {
+    if (said(c)) return false;
+    if (c instanceof Element && (c.name === 'svg' || (c.name === 'i' && !c.children.some(said)))) return true;
+  }
+  return false;
+}
+
 /** A line this long that the page's title holds is the title. */
 const MIN_TITLE_LINE = 6;
 const key = (t: string) => t.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
@@ -99,6 +167,8 @@ export function lineCandidates(
     const author = authors[i]?.name;
     const out: LineCandidate[] = [];
     const n = ks.length;
+    const stop = new Set<AnyNode>(rec.roots.map((r) => r.parent).filter((x): x is NonNullable<typeof x> => !!x));
+    const floorChars = Math.max(1, chars(ix, rec.range));
     ks.forEach((k, j) => {
       const seg = ix.segments[k]!;
       const root = rootOf(ix, rec, els, seg.index) ?? seg.element;
@@ -149,13 +219,18 @@ export function lineCandidates(
       if (ACTION_TEXT.test(text)) put('action');
       if (COUNTER_LINE.test(text)) put('counter');
       if (inQuote(seg.element, root)) put('quote');
+      if (date && !f.has('date')) {
+        const lvl = dateLevel(ix, seg.element, date, floorChars, stop);
+        if (lvl >= 0) put(lvl <= 1 ? 'dateNear' : 'dateNear:far');
+      }
+      if (inControl(ix, k, root)) put('control');
+      if (hasIcon(seg.element)) put('icon');
       if (j === 0) put('first');
       if (j === n - 1) put('last');
       put('pos', n > 1 ? j / (n - 1) : 0);
       const tag = seg.element.name;
       put(`tag:${TAGS.has(tag) ? tag : 'other'}`);
       // Class words of the line's element and its ancestors up to the floor.
-      const stop = new Set<AnyNode>(rec.roots.map((r) => r.parent).filter((x): x is NonNullable<typeof x> => !!x));
       let lvl = 0;
       for (let e: AnyNode | null = seg.element; e instanceof Element && !stop.has(e) && lvl < LINE_ANCESTORS; e = e.parent, lvl++) {
         for (const w of classWords(e)) put(`anc:${w}`);

@@ -273,6 +273,9 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     // What the rules ask of a main post (records.ts mainPostBefore): a person's link or the
     // thread's title, POST_TEXT_REF characters besides headings, a sentence.
     if ((hasMemberLink(ix, r) || holdsThreadTitle(ix, r, true)) && text - headingChars(ix, r) >= POST_TEXT_REF && p > 0) put('eligible');
+    // A submission's header: the thread's title with who posted it and when (a link story's
+    // whole post, with no sentence of its own).
+    if (dates > 0 && dates <= MAIN_MAX_DATES && (hasMemberLink(ix, r) || showsAuthor(ix, c.record)) && holdsThreadTitle(ix, r, true)) put(p > 0 ? 'byline' : 'byline:silent');
     if (e) {
       put(`tag:${['div', 'table', 'article', 'section', 'li', 'tr', 'td', 'p', 'h1', 'h2', 'h3', 'span', 'ul', 'dl', 'tbody'].includes(e.name) ? e.name : 'other'}`);
       if (firstRoot && e.name === firstRoot.name) put('sameTag');

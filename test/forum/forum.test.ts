@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createPage } from '../../src/core/page.js';
-import { extractForum, extractForumDebug, forumMiddleware } from '../../middleware/forum/index.js';
+import { analysePage, extractForum, extractForumDebug, floorParts, forumMiddleware } from '../../middleware/forum/index.js';
+import { lineCandidates } from '../../middleware/forum/line-features.js';
 import { buildChain } from '../../src/chain/chain.js';
 import { BUILTIN_MIDDLEWARE } from '../../src/chain/builtins.js';
 import { processPage } from '../../src/chain/process.js';
@@ -346,6 +347,28 @@ describe('the list stage (issue 29)', () => {
     expect(posts[0]!.content).toContain('he left because the light was automated');
     expect(posts[0]!.author).toBe('op');
     expect(posts.some((p) => p.content.includes('rules of this community'))).toBe(false);
+  });
+});
+
+describe('line features of the floor model (issue 29)', () => {
+  it('marks a footer line beside the date, a control\'s text and an icon-led line', () => {
+    const floor = (i: number) =>
+      `<div class="l_post"><div class="side"><a class="name" href="/home/u${i}">用户${i}</a></div><div class="main"><div class="body">第${i}楼：我觉得这件事情没有那么简单，大家怎么看？` +
+      `<div class="tip"><i class="icon-expand"></i>点击展开，查看完整图片</div></div>` +
+      `<div class="tail"><span>IP属地:省份${i}</span><a href="###" class="report"><img src="r.png"></a><span>${i + 1}楼</span><span>2024-08-05 1${i}:00</span><div class="more"><a href="#">回复(${i + 3})</a></div></div></div></div>`;
+    const html = `<html><head><title>一个帖子</title></head><body><h1>一个帖子</h1><div id="posts">${Array.from({ length: 6 }, (_, i) => floor(i)).join('')}</div></body></html>`;
+    const page = createPage({ url: 'https://bbs.example/p/3', body: html });
+    const r = extractForumDebug(page, { model: null })!;
+    expect(r.records).toHaveLength(6);
+    const { ix, anchors } = analysePage(page);
+    const parts = floorParts(ix, r.records, anchors);
+    const cands = lineCandidates(ix, r.records, parts.content, parts.ruleLines, parts.dates, parts.authors)[2]!;
+    const line = (t: string) => cands.find((c) => (c.line.text ?? ix.segments[c.line.k]!.text).includes(t))!.f;
+    expect(line('IP属地').has('dateNear')).toBe(true);
+    expect(line('回复(5)').has('control')).toBe(true);
+    expect(line('点击展开').has('icon')).toBe(true);
+    const body = line('我觉得这件事情');
+    expect(['dateNear', 'control', 'icon'].some((k) => body.has(k))).toBe(false);
   });
 });
 
