@@ -14,7 +14,7 @@
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type ThreadIndex, chars, rangeOf, segSpan, punctIn } from './dom.js';
+import { type PostRecord, type Range, type ThreadIndex, chars, rangeOf, segSpan, punctIn } from './dom.js';
 import { ACTION_TEXT, COUNTER_LINE, type AuthorPick, type FloorLine, PathSpace, inQuote, readable } from './fields.js';
 import { classWords } from './set-features.js';
 import { titleCore } from './title.js';
@@ -49,13 +49,16 @@ const CONTROL_MAX_CHARS = 40;
 const log = (x: number, scale: number) => Math.log1p(Math.max(0, x)) / scale;
 
 /** Levels (0: the line's own element) up to the smallest block around the line that shows the
- * floor's date and holds under DATE_BLOCK_SHARE of the floor's text (a post's header or footer
- * bar: "IP 属地 · 来自 Android · 2楼 · 2024-08-05 17:07"); -1 when none. */
-function dateLevel(ix: ThreadIndex, el: Element, date: DateAnchor, floorChars: number, stop: ReadonlySet<AnyNode>): number {
+ * floor's date and lies outside the floor's content elements (where the rules found none: holds
+ * under DATE_BLOCK_SHARE of the floor's text) — a post's header or footer bar: "IP属地:广东 ·
+ * 来自 Android · 2楼 · 2024-08-05 17:07", however short the post; -1 when none. */
+function dateLevel(ix: ThreadIndex, el: Element, date: DateAnchor, floorChars: number, stop: ReadonlySet<AnyNode>, content: readonly Range[]): number {
   let e: AnyNode | null = el;
   for (let lvl = 0; lvl <= DATE_NEAR_LEVELS && e instanceof Element && !stop.has(e); lvl++, e = e.parent) {
     const r = rangeOf(ix, e);
-    if (r.start <= date.index && date.index <= r.end) return chars(ix, r) <= DATE_BLOCK_SHARE * floorChars ? lvl : -1;
+    if (r.start > date.index || date.index > r.end) continue;
+    const bar = content.length ? content.every((c) => c.end < r.start || c.start > r.end) : chars(ix, r) <= DATE_BLOCK_SHARE * floorChars;
+    return bar ? lvl : -1;
   }
   return -1;
 }
@@ -220,7 +223,7 @@ export function lineCandidates(
       if (COUNTER_LINE.test(text)) put('counter');
       if (inQuote(seg.element, root)) put('quote');
       if (date && !f.has('date')) {
-        const lvl = dateLevel(ix, seg.element, date, floorChars, stop);
+        const lvl = dateLevel(ix, seg.element, date, floorChars, stop, ranges);
         if (lvl >= 0) put(lvl <= 1 ? 'dateNear' : 'dateNear:far');
       }
       if (inControl(ix, k, root)) put('control');
