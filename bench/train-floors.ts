@@ -16,6 +16,10 @@
  * leave-site-out run, bench/forums.ts, trains the same per-site models through `foldModel`).
  *
  *   npm run train:floors [-- --out FILE] [--no-write] [--only SUBSTRING] [--verbose]
+ *
+ * Fitting knobs (environment, read by the bench's leave-site-out folds too): L2, CLS_L2 (the
+ * list and main-post scorers' L2 on class words, a multiple of L2; 1), MFS (MIN_FEATURE_SITES),
+ * STEP, EPOCHS, LIST_MARGIN, MAIN_MARGIN, LINE_DROP, LINE_ADD.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +42,8 @@ import { loadCases, textSimilarity, type Case, type SetName } from './forums.js'
 export const MIN_FEATURE_SITES = Number(process.env.MFS ?? 5);
 const STEP = Number(process.env.STEP ?? 0.05);
 const L2 = Number(process.env.L2 ?? 1e-3);
+/** The list and main-post scorers' L2 on class-word features (`cls:*`), as a multiple of L2. */
+const CLS_L2 = Number(process.env.CLS_L2 ?? 1);
 const EPOCHS = Number(process.env.EPOCHS ?? 300);
 /** Soft targets: a list's target weight is exp(SHARPNESS × (its quality − the best quality)). */
 const SHARPNESS = 30;
@@ -297,6 +303,7 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
     w: d.w,
   }));
   const touched = new Int32Array(vocab.length);
+  const l2 = Float64Array.from(vocab, (k) => (k.startsWith('cls:') ? CLS_L2 * L2 : L2));
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
     for (const d of flat) {
       const n = d.t.length;
@@ -321,7 +328,7 @@ export function fitRanker(pages: Candidate[][], groups: string[], rules: number[
       }
       for (let t = 0; t < nt; t++) {
         const i = touched[t]!;
-        const gi = grad[i]! + (i === free ? 0 : L2 * w[i]!);
+        const gi = grad[i]! + (i === free ? 0 : l2[i]! * w[i]!);
         grad[i] = 0;
         g2[i] = g2[i]! + gi * gi;
         w[i] = w[i]! - (STEP * gi) / Math.sqrt(g2[i]!);
