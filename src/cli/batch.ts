@@ -27,13 +27,15 @@ import { BATCH_WORKER_FILE, newBatchWorker, takeBatchWorker } from './batch-pres
  * start-up a quarter of its work or less. */
 export const MIN_PAGES_PER_THREAD = 32;
 
-/** Pages per thread the default thread count asks for. One batch worker already keeps more than
- * one core busy (V8's parallel collector with the 96 MB nursery below): whole processes on a quiet
- * 2-core machine, 2026-12-02, one job vs two: AEB 181 pages 3.24 vs 3.79 s (bench:cli), `sites`
- * 502 pages 8.72 / 8.80 vs 8.71 / 8.72 s, WCXB dev 1,358 pages 30.2 / 32.7 vs 23.8 / 28.8 s (CPU
- * 38–41 vs 43–53 s). A second default thread for fewer than ~300 pages per thread buys nothing;
+/** Pages per thread the default thread count asks for. Each thread JIT-compiles the chain afresh,
+ * and one batch worker already keeps more than one core busy part of the time (V8's compiler and
+ * collector threads). Whole processes on a quiet 2-core machine, 2026-12-02 (fourth session, with
+ * the compiler policy, src/cli/compiler-policy.ts), one job vs two: AEB 181 pages 2.48 vs 2.59 s
+ * (bench:cli, best of 3), AEB + Readability's pages 311 pages 5.39 / 5.89 vs 4.32 / 4.83 s, `sites`
+ * 502 pages 6.80 / 7.37 vs 5.96 / 6.49 s (the session before, without the policy, two jobs did not
+ * pay below ~500 pages). So a second default thread from 300 pages (two threads of 150 each) on;
  * `--jobs N` still asks for N (bounded by MIN_PAGES_PER_THREAD). */
-export const DEFAULT_PAGES_PER_THREAD = 300;
+export const DEFAULT_PAGES_PER_THREAD = 150;
 
 /** Default thread count: one per core that is idle. Each thread JIT-compiles the chain afresh: on
  * AEB a second thread costs ~1.3 s of CPU beyond the ~4 s one thread needs (bench:cli, 181 pages,
