@@ -268,7 +268,10 @@ function doublingRatio(small: string, large: string, runs: number): number {
 describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
   it('takes at most 2.5× the time for twice the posts', () => {
     const n = 1500;
-    bestTime(longThread(200), 1); // warm the JIT
+    // warm the JIT on the small page itself (a 200-post warm-up left the first 1,500-post runs in
+    // code compiled for small pages: the ratio drifted to 2.6–2.7 in full suites, while 3,000 → 6,000
+    // posts measures 2.2 alone)
+    bestTime(longThread(n), 1);
     expect(doublingRatio(longThread(n), longThread(2 * n), 2)).toBeLessThanOrEqual(2.5);
   }, 90_000);
 
