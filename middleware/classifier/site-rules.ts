@@ -488,14 +488,17 @@ export function sitePost(state: SiteTypeState, url: string): boolean {
  * without content (typed other by rule, not by the model). */
 function classifierTypes(result: PageTypeResult): [number, number, number] {
   const p = result.probabilities;
-  if (result.label === 'other' && (p.other ?? 0) >= 1) return [0, 0, 0];
+  if (contentless(result)) return [0, 0, 0];
   return [p.detail ?? 0, p.list ?? 0, p.other ?? 0];
+}
+
+/** A page typed other by the classifier's rule for pages without content, not by its model. */
+function contentless(result: PageTypeResult): boolean {
+  return result.label === 'other' && (result.probabilities.other ?? 0) >= 1;
 }
 
 /** The page's feature vector from the site's state before the page. */
 export function siteFeatures(state: SiteTypeState, url: string, result: PageTypeResult, evidence: PageListEvidence): SiteFeatureVector {
-  const p = result.probabilities;
-  const contentless = result.label === 'other' && (p.other ?? 0) >= 1;
   const shape = urlShape(url);
   const sc = shape ? state.shapes[shape.shape] : undefined;
   const sec = state.sections[urlSection(url) ?? ''];
@@ -550,7 +553,7 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
       known ? 1 : 0,
       // pages of the page's own section typed before: the site's evidence about pages like it
       shape ? Math.min(1, ((sec?.d ?? 0) + (sec?.l ?? 0) + (sec?.o ?? 0)) / SECTION_SEEN) : NaN,
-      contentless ? 1 : 0,
+      contentless(result) ? 1 : 0,
       Math.log1p(linkedCount(state, url)) / Math.log(11),
     ],
     // a page without content is `other` by the classifier's rule, not by its model: that is no

@@ -93,7 +93,6 @@ export interface PageResult {
   item: Item;
 }
 
-
 /** Pages grouped by site, in first-seen order (as Extractor.extractBatch groups them). */
 function groupBySite(pages: BatchPage[]): number[][] {
   const groups = new Map<string, number[]>();
@@ -191,7 +190,6 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
  * thread past the budget gets an error item, its worker is terminated (a stuck regex cannot be
  * interrupted from inside) and a new one takes its slot, doing the rest of that page's group first.
  */
-
 async function runInWorkers(shared: BatchShared, jobs: number, out: Item[], take: (r: PageResult) => void, o: BatchRunOptions): Promise<void> {
   const budgetMs = (o.pageBudgetSecs ?? DEFAULT_PAGE_BUDGET_SECS) * 1000;
   const slots = new Int32Array(shared.slots);

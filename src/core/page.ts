@@ -492,17 +492,16 @@ export function createPage(input: PageInput): Page {
     // lang="en" on Chinese pages): detection on the text decides then.
     const sample = segments.slice(0, 400).map((s) => s.text).join(' ');
     const valid = declared !== undefined && /^[a-z]{2,3}$/.test(declared);
-    const cjk = CJK_LANGS;
     // A declared non-CJK language on a page in Latin script (or none) stands whatever the stop
     // words say (the rule below keeps it): the script alone decides, no word count needed (the
     // stop-word detector was ~5 % of the crawl chain's CPU on the realistic site).
-    if (valid && !cjk.has(declared!)) {
+    if (valid && !CJK_LANGS.has(declared!)) {
       const script = dominantScript(sample);
       if (script === 'latin' || script === 'other') return declared;
     }
     const detected = detectLang(sample);
     if (valid) {
-      if (detected && (cjk.has(detected) !== cjk.has(declared) || (cjk.has(detected) && detected !== declared))) return detected;
+      if (detected && (CJK_LANGS.has(detected) !== CJK_LANGS.has(declared) || (CJK_LANGS.has(detected) && detected !== declared))) return detected;
       return declared;
     }
     return detected;
