@@ -14,6 +14,7 @@ import { clusterIds } from '../../middleware/forum/records.js';
 import { parseHtml } from '../../src/core/page.js';
 import { Element } from 'domhandler';
 import { itemSchema } from '../../src/core/item.js';
+import { bestTime, doublingRatio } from '../fixtures/forum-timing.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'fixtures', 'forum');
@@ -230,51 +231,7 @@ describe('scale', () => {
   });
 });
 
-/** A generated phpBB-like thread of n posts. */
-function longThread(n: number): string {
-  const posts: string[] = [];
-  for (let i = 1; i <= n; i++) {
-    const t = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    posts.push(
-      `<div id="p${1000 + i}" class="post bg${(i % 2) + 1}"><div class="postinfo"><a href="/memberlist.php?mode=viewprofile&amp;u=${i % 37}">user${i % 37}</a> <span class="time">${t}</span></div>` +
-        `<div class="content">Reply number ${i}, with a sentence of text. And a second one.</div><div class="actions"><a href="#">Reply</a></div></div>`,
-    );
-  }
-  return `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="posts">${posts.join('')}</div></body></html>`;
-}
-
-/** Best of a few runs (the machine is shared: the minimum is the least disturbed figure). */
-function bestTime(html: string, runs = 2): number {
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const page = createPage({ url: 'https://big.example/t', body: html });
-    const t0 = performance.now();
-    extractForum(page);
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
-
-/** Time(large) / time(small), the two measured one after the other; up to three attempts, the
- * lowest ratio counts: a super-linear stage is over the bound in every attempt, a page disturbed
- * by the rest of the suite (the test files run in parallel on two cores) in one. In a loaded suite
- * run one attempt measured 50,000 paragraphs at ×3.8 of 25,000 that take ×2.2 alone. */
-function doublingRatio(small: string, large: string, runs: number): number {
-  let ratio = Infinity;
-  for (let attempt = 0; attempt < 3 && ratio > 2.5; attempt++) ratio = Math.min(ratio, bestTime(large, runs) / bestTime(small, runs));
-  return ratio;
-}
-
-describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
-  it('takes at most 2.5× the time for twice the posts', () => {
-    const n = 1500;
-    // warm the JIT on the small page itself (a 200-post warm-up left the first 1,500-post runs in
-    // code compiled for small pages: the ratio drifted to 2.6–2.7 in full suites, while 3,000 → 6,000
-    // posts measures 2.2 alone)
-    bestTime(longThread(n), 1);
-    expect(doublingRatio(longThread(n), longThread(2 * n), 2)).toBeLessThanOrEqual(2.5);
-  }, 90_000);
-
+describe('linear in siblings (issue 24)', () => {
   it('takes at most 2.5× the time for twice the siblings (50,000 dated paragraphs)', () => {
     const html = (n: number) => `<html><body><div>${Array.from({ length: n }, (_, i) => `<p>2020-01-0${1 + (i % 9)} 10:00 a reply, with text.</p>`).join('')}</div></body></html>`;
     bestTime(html(5_000), 1);
