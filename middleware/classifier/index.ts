@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '../../src/core/page.js';
 import { loadJsonResource } from '../../src/core/resources.js';
-import type { MiddlewareFactory } from '../../src/core/middleware.js';
+import type { MiddlewareFactory, PageContext } from '../../src/core/middleware.js';
 import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
@@ -18,7 +18,7 @@ import { documentKind } from './documents.js';
 import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, type SiteTypeModel } from './site-rules.js';
 import { SITE_POST_KEY } from '../article/signals.js';
 export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
-import { listItemUrls, siteListSignals } from '../list/signals.js';
+import { listItemUrls, listSignals, siteListSignals } from '../list/signals.js';
 
 export { pageFeatures, FEATURES, GERAPY_FEATURES, FEATURE_SPEC } from './features.js';
 export type { SvmModelJson } from './svm.js';
@@ -132,8 +132,16 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
   } catch (e) {
     throw new NotConfigured((e as Error).message);
   }
+  /** What the classifier made of a page alone (`prepare`), for its `process`. */
+  const prepared = new WeakMap<PageContext, { classified: PageTypeResult; document: boolean }>();
   return {
     name: 'page-type',
+    // The classifier and the page's own list clusters read the page alone: in a crawl's worker
+    // threads they run before the page waits for the site's earlier pages to pass this stage.
+    prepare(ctx) {
+      listSignals(ctx.page);
+      if (!ctx.label) prepared.set(ctx, { classified: classifyPage(ctx.page, { model }), document: documentKind(ctx.page) !== undefined });
+    },
     process(ctx) {
       const state = readSiteTypeState(ctx.site.data[SITE_STATE_KEY]);
       ctx.site.data[SITE_STATE_KEY] = state;
@@ -143,8 +151,7 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
       let looks: PageTypeResult | undefined;
       // A follow rule's label already typed the page (createContext): nothing to classify.
       if (!ctx.label) {
-        const classified = classifyPage(ctx.page, { model });
-        const document = documentKind(ctx.page) !== undefined;
+        const { classified, document } = prepared.get(ctx) ?? { classified: classifyPage(ctx.page, { model }), document: documentKind(ctx.page) !== undefined };
         if (!document) looks = classified;
         if (needsListItems(classified)) evidence = siteListSignals(ctx.page, ctx.site.data, true);
         const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);

@@ -126,6 +126,7 @@ export async function runChain(chain: Middleware[], ctx: PageContext): Promise<v
     }
     const t0 = stageClock ? stageNow() : 0;
     try {
+      if (mw.prepare) await mw.prepare(ctx);
       await mw.process(ctx);
     } catch (e) {
       throw new MiddlewareError(mw.name, ctx.request.url, e);

@@ -112,6 +112,11 @@ export interface Middleware {
    * Absent means it may (user middleware); built-ins set it in src/chain/builtins.ts. */
   siteState?: boolean;
   open?(env: MiddlewareEnv): Promise<void> | void;
+  /** Work on the page alone, run just before `process` (and only where `process` runs): in a
+   * crawl's worker threads, before the page waits for its turn at the site's state — so the
+   * site's other pages are not held up by it. It must not read or write `ctx.site`, nor anything
+   * other pages change; what it computes is for this page's `process`. */
+  prepare?(ctx: PageContext): Promise<void> | void;
   process(ctx: PageContext): Promise<void> | void;
   /** Batch pre-pass (`gleaner extract --batch`): see a page of the site before any is extracted,
    * e.g. to learn the site template from all of them. */

@@ -14,6 +14,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { MemorySiteStore } from '../../src/storage/site-store.js';
 import { SiteStateHub, WorkerSiteCache, type StageAnswer } from '../../src/crawler/pool/site-state.js';
 import { GLEANER_BIN } from '../fixtures/cli.js';
+import { SITE_DATA_KEY } from '../../src/chain/site-template.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const SLOW_SPIDER = path.join(root, 'test', 'fixtures', 'pool', 'slow-spider.ts');
@@ -170,6 +171,7 @@ describe('the chain in worker threads', () => {
       return { url, body: new TextEncoder().encode(page(`Story ${i} about the city budget`)), fetchedAt: Date.UTC(2026, 0, 1), request: { url, depth: 1 }, siteKey: host };
     });
     const titles: Record<number, string[]> = {};
+    const templates: Record<number, string> = {};
     for (const threads of [1, 2]) {
       const store = new MemorySiteStore();
       const pool = await ChainPool.create({ threads, spider: 'count', spiderModule: COUNT_SPIDER, links: linkPolicyOf(spider), store, log: silentLogger });
@@ -185,7 +187,12 @@ describe('the chain in worker threads', () => {
       // flushes the store (checked here before the close, this failed about 1 run in 5).
       expect(store.site('a.example').data.countMw).toMatchObject({ pages: 16 });
       expect(store.site('b.example').data.countMw).toMatchObject({ pages: 8 });
+      // the site template saw the pages in the same order (it answers a page with its turn at
+      // the page-type stage)
+      templates[threads] = JSON.stringify(store.site('a.example').data[SITE_DATA_KEY]);
     }
+    expect(templates[1]).toContain('"observed":16');
+    expect(templates[2]).toBe(templates[1]);
     expect(titles[1]![0]).toBe('page 1 of a.example after ');
     expect(titles[1]![5]).toBe('page 2 of b.example after http://b.example/story/2.html');
     expect(titles[1]![22]).toBe('page 16 of a.example after http://a.example/story/18.html http://a.example/story/19.html http://a.example/story/21.html');

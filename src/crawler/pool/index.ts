@@ -19,7 +19,7 @@ import type { Logger, SiteStore } from '../../core/middleware.js';
 import { BudgetTable, SlotState, DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
 import { errorItem, PARSE_STAGE, PoolClosedError, type PageOutcome, type PageTask } from './outcome.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
-import { SITE_DATA_KEY, TemplateHost, templateSettings } from '../../chain/site-template.js';
+import { SITE_DATA_KEY, TemplateHost, templateSettings, type TemplateAnswer, type TemplateRequest } from '../../chain/site-template.js';
 import { SiteStateHub } from './site-state.js';
 import { MAX_IN_FLIGHT, LARGE_PAGE_BYTES, CLOSE_WAIT_MS, WORKER_YOUNG_GENERATION_MB, defaultThreads, workerEntry } from './settings.js';
 import { SpiderConfigError } from '../../spider/config.js';
@@ -168,6 +168,11 @@ export class ChainPool {
     });
   }
 
+  private templateAnswer(req: TemplateRequest): TemplateAnswer {
+    if (!this.host) throw new Error('chain pool: a page arrived before the site store (useStore)');
+    return this.host.answer(req);
+  }
+
   private onMessage(m: WorkerMessage): void {
     if (!m || typeof m !== 'object') return;
     switch (m.gleaner) {
@@ -178,8 +183,12 @@ export class ChainPool {
         port.on('message', (pm: PortMessage) => {
           switch (pm.gleaner) {
             case 'stage': {
-              const { gleaner: _tag, ...req } = pm;
-              this.state.stage(port, req, (a) => port.postMessage({ gleaner: 'enter', ...a } satisfies PortMessage));
+              const { gleaner: _tag, template, ...req } = pm;
+              this.state.stage(port, req, (a) => {
+                // the template answers the page as it enters the stage: in the site's order
+                const t = template && this.templateAnswer(template);
+                port.postMessage({ gleaner: 'enter', ...a, template: t } satisfies PortMessage, t ? ([t.keys.buffer, t.mask.buffer] as ArrayBuffer[]) : []);
+              });
               return;
             }
             case 'left': {
@@ -194,8 +203,7 @@ export class ChainPool {
             }
             case 'template': {
               const { gleaner: _tag, ...req } = pm;
-              if (!this.host) throw new Error('chain pool: a page arrived before the site store (useStore)');
-              const a = this.host.answer(req);
+              const a = this.templateAnswer(req);
               port.postMessage({ gleaner: 'answer', ...a } satisfies PortMessage, [a.keys.buffer, a.mask.buffer] as ArrayBuffer[]);
               return;
             }

@@ -45,8 +45,9 @@ export type WorkerMessage =
 export type PortMessage =
   | ({ gleaner: 'template' } & TemplateRequest)
   | ({ gleaner: 'answer' } & TemplateAnswer)
-  | ({ gleaner: 'stage' } & StageRequest)
-  | ({ gleaner: 'enter' } & StageAnswer)
+  // (the page-type stage carries the page's template question, its answer the template's answer)
+  | ({ gleaner: 'stage'; template?: TemplateRequest } & StageRequest)
+  | ({ gleaner: 'enter'; template?: TemplateAnswer } & StageAnswer)
   | ({ gleaner: 'left' } & PageLeft)
   | ({ gleaner: 'done' } & PageDone)
   | { gleaner: 'close' }

@@ -13,7 +13,7 @@ import type { Logger, Middleware, MiddlewareEnv, PageContext, SiteState, SiteSto
 import { KIND_OF_LABEL, type PageLabel } from '../../core/item.js';
 import { buildChain, closeChain, openChain } from '../../chain/chain.js';
 import { BUILTIN_MIDDLEWARE } from '../../chain/builtins.js';
-import { DEFAULT_TEMPLATE_PATH_MODE, SITE_DATA_KEY, templateSettings, TemplateSnapshot, type PathMode, type TemplateAnswer } from '../../chain/site-template.js';
+import { DEFAULT_TEMPLATE_PATH_MODE, SITE_DATA_KEY, templateSettings, TemplateSnapshot, type PathMode, type TemplateAnswer, type TemplateRequest } from '../../chain/site-template.js';
 import { BudgetTable } from './budget.js';
 import { runPageTask, type PageEnv, type PageOutcome } from './page-task.js';
 import type { PortMessage, PoolTask, WorkerInit, WorkerMessage } from './protocol.js';
@@ -49,12 +49,17 @@ port.on('message', (m: PortMessage) => {
 });
 port.unref(); // after the listener, which refs it
 
-/** Ask the crawl thread and wait for its answer; the page's budget clock stops meanwhile. */
-async function ask<A>(slot: number | undefined, send: (id: number) => void): Promise<A> {
+/** Send a request to the crawl thread; the promise of its answer. */
+function request<A>(send: (id: number) => void): Promise<A> {
   const id = ++requestSeq;
   const answer = new Promise<A>((resolve) => waiting.set(id, resolve as (a: TemplateAnswer | StageAnswer) => void));
-  if (slot !== undefined) table.pause(slot);
   send(id);
+  return answer;
+}
+
+/** Wait for an answer of the crawl thread; the page's budget clock stops meanwhile. */
+async function awaitAnswer<A>(slot: number | undefined, answer: Promise<A>): Promise<A> {
+  if (slot !== undefined) table.pause(slot);
   const a = await answer;
   if (slot !== undefined) table.resume(slot);
   return a;
@@ -66,6 +71,8 @@ interface PageRun {
   seq: number;
   siteKey: string;
   changes(): KeyChange[];
+  /** The site template's answer, asked for with the page-type stage (`wrap`). */
+  template?: TemplateAsk;
 }
 /** The page a context belongs to (its RequestInfo is the task's own object). */
 const runs = new WeakMap<object, PageRun>();
@@ -86,14 +93,32 @@ const tmpl = templateSettings(init.middleware);
 /** Path mode the site learners hash under (a stored learner may differ: the host says so). */
 let pathMode: PathMode = tmpl?.options.pathMode ?? DEFAULT_TEMPLATE_PATH_MODE;
 
+interface TemplateAsk {
+  snapshot: TemplateSnapshot;
+  request: TemplateRequest;
+  answer?: TemplateAnswer;
+}
+
+/** The site template's question for this page's segments (observing the page when `observe`). */
+function templateAsk(ctx: PageContext, run: PageRun | undefined, observe: boolean): TemplateAsk {
+  const snapshot = new TemplateSnapshot(pathMode);
+  const keys = Float64Array.from(snapshot.pageKeys(ctx.page));
+  return { snapshot, request: { id: 0, seq: run?.seq ?? 0, siteKey: ctx.siteKey, url: ctx.request.url, keys, pathMode, observe } };
+}
+
+/** The site template as this page sees it, in `ctx.site.data` (from the answer that came with the
+ * page-type stage, if any). */
 async function askTemplate(ctx: PageContext, run: PageRun | undefined, observe: boolean): Promise<void> {
+  let asked = run?.template;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const snapshot = new TemplateSnapshot(pathMode);
-    const keys = Float64Array.from(snapshot.pageKeys(ctx.page));
-    const mode = pathMode;
-    const a = await ask<TemplateAnswer>(run?.slot, (id) =>
-      port.postMessage({ gleaner: 'template', id, seq: run?.seq ?? 0, siteKey: ctx.siteKey, url: ctx.request.url, keys, pathMode: mode, observe } satisfies PortMessage, [keys.buffer]),
-    );
+    const { snapshot, request: req, answer } = asked ?? templateAsk(ctx, run, observe);
+    asked = undefined;
+    const a =
+      answer ??
+      (await awaitAnswer(
+        run?.slot,
+        request<TemplateAnswer>((id) => port.postMessage({ gleaner: 'template', ...req, id } satisfies PortMessage, [req.keys.buffer as ArrayBuffer])),
+      ));
     if (a.retry) {
       pathMode = a.pathMode;
       continue;
@@ -105,10 +130,15 @@ async function askTemplate(ctx: PageContext, run: PageRun | undefined, observe: 
 
 /** Enter stage `stage` (the chain's middleware number `stage`, 1-based) with the site state the
  * earlier pages left, handing over what this page changed since its last stage. */
-async function enter(run: PageRun, stage: number): Promise<void> {
+async function enter(run: PageRun, stage: number, template?: TemplateAsk): Promise<void> {
   const changes = run.changes();
-  const a = await ask<StageAnswer>(run.slot, (id) => port.postMessage({ gleaner: 'stage', id, seq: run.seq, siteKey: run.siteKey, stage, changes } satisfies PortMessage));
+  const t = template?.request;
+  const a = await awaitAnswer(
+    run.slot,
+    request<StageAnswer & { template?: TemplateAnswer }>((id) => port.postMessage({ gleaner: 'stage', id, seq: run.seq, siteKey: run.siteKey, stage, changes, template: t } satisfies PortMessage, t ? [t.keys.buffer as ArrayBuffer] : [])),
+  );
   cache.update(run.siteKey, a.updates);
+  if (template) run.template = { ...template, answer: a.template };
 }
 
 /**
@@ -119,6 +149,10 @@ async function enter(run: PageRun, stage: number): Promise<void> {
  * the ones in between at once. Each postMessage costs ~0.1–1 ms here: on the realistic bench
  * site one round trip per middleware made postMessage 14% of the crawl's CPU profile.
  */
+/** Built-ins that never drop a page (src/chain/builtins.ts): a page that enters one reaches the
+ * next middleware. */
+const PASS_EVERY_PAGE = new Set(['layout', 'page-type']);
+
 function wrap(chain: Middleware[]): Middleware[] {
   const firstTemplate = chain.findIndex((m) => m.name === 'template-learner' || m.name === 'set-difference');
   const gated = chain.map((m) => m.siteState !== false);
@@ -128,17 +162,35 @@ function wrap(chain: Middleware[]): Middleware[] {
     for (let j = i + 1; j < chain.length; j++) if (gated[j] && (!chain[j]!.kinds || (kind && chain[j]!.kinds!.includes(kind)))) return j + 1;
     return chain.length + 1;
   };
+  const observes = (mw: Middleware | undefined) => mw?.name === 'template-learner' && (tmpl?.update ?? true);
+  // The gated stage that carries the template's question (the page-type stage): the last gated
+  // one before the template stage with only built-ins that pass every page on from it. A page's
+  // template answer then comes with its turn at that stage — one round trip less per page, and
+  // the template sees the site's pages in the same order as the stage does.
+  let carrier = -1;
+  for (let j = firstTemplate - 1; j >= 0 && PASS_EVERY_PAGE.has(chain[j]!.name); j--) {
+    if (gated[j]) {
+      carrier = j;
+      break;
+    }
+  }
   return chain.map((mw, i) => {
-    const observe = mw.name === 'template-learner' && (tmpl?.update ?? true);
+    const observe = observes(mw);
     const process = async (ctx: PageContext) => {
       const run = runs.get(ctx.request);
       if (run) table.stage(run.slot, i + 1);
-      if (run && gated[i]) await enter(run, i + 1);
+      if (run && gated[i]) await enter(run, i + 1, i === carrier ? templateAsk(ctx, run, observes(chain[firstTemplate])) : undefined);
       if (i === firstTemplate) await askTemplate(ctx, run, observe);
       await mw.process(ctx);
       if (run && gated[i]) port.postMessage({ gleaner: 'left', seq: run.seq, siteKey: run.siteKey, next: ctx.drop ? chain.length + 1 : nextGated(i, ctx), changes: run.changes() } satisfies PortMessage);
     };
-    return Object.create(mw, { process: { value: process } }) as Middleware;
+    // (what the page does alone runs before it waits for its turn: `Middleware.prepare`)
+    const prepare = mw.prepare && ((ctx: PageContext) => {
+      const run = runs.get(ctx.request);
+      if (run) table.stage(run.slot, i + 1);
+      return mw.prepare!(ctx);
+    });
+    return Object.create(mw, { process: { value: process }, ...(prepare ? { prepare: { value: prepare } } : {}) }) as Middleware;
   });
 }
 
