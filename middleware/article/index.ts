@@ -57,6 +57,8 @@ export interface ArticleOptions {
 export { SITE_POST_KEY } from './signals.js';
 /** Weighted body length from which a site's post has a body (see ArticleOptions.sitePost). */
 const SITE_POST_MIN = 5;
+/** The body of a site's post that shows no text of its own (see extractArticle). */
+const emptyBody = (): Pick<ContentResult, 'content' | 'contentHtml' | 'images' | 'paragraphs'> => ({ content: '', contentHtml: '', images: [], paragraphs: [] });
 
 /**
  * Extract an article from a page; null when the page holds no article body.
@@ -64,7 +66,7 @@ const SITE_POST_MIN = 5;
 export function extractArticle(page: Page, options: ArticleOptions = {}): Partial<ItemDraft> | null {
   const tree = buildTree(page);
   let titled = extractTitle(page, { anchorText: options.anchorText, tree });
-  let body: ContentResult | undefined = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title }, tree);
+  let body: Pick<ContentResult, 'content' | 'contentHtml' | 'images' | 'paragraphs'> | undefined = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title }, tree);
   // A template that swallowed the body (a site whose pages all share the article's frame) must
   // not cost the article: retry without it.
   if (!body && options.templateApplied) body = extractContent(page, { title: titled?.title }, tree);
@@ -74,9 +76,15 @@ export function extractArticle(page: Page, options: ArticleOptions = {}): Partia
   // one of the site's posts by its own evidence: a short body is its content
   // (against the site template only: without it, a short body is no surer than the side panel's text)
   if (!body && options.sitePost) body = extractContent(page, { segments: options.segments, templateApplied: options.templateApplied, title: titled?.title, minLength: SITE_POST_MIN }, tree);
+  // ... and one that shows (beside the site template) no more than a heading, a formula or nothing
+  // at all is an empty post: an article with its title and date, and what text it shows
+  // (against the site template only: without it, nothing tells the page's own lines from the side panel's)
+  if (!body && options.sitePost && options.templateApplied) body = declaredBody(page, tree) ?? extractContent(page, { segments: options.segments, templateApplied: true, minLength: 1 }, tree) ?? emptyBody();
   if (!body) return null;
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? (hanRatio(page.title) > HAN_TITLE_SHARE ? timezoneForLang('zh') : undefined);
-  const first = body.paragraphs[0]?.index ?? 0;
+  const titleAt = titled?.element ? page.indexOf(titled.element as AnyNode) : -1;
+  // (an empty post's body starts below its title)
+  const first = body.paragraphs[0]?.index ?? titleAt + 1;
   const last = body.paragraphs[body.paragraphs.length - 1]?.index;
   // a line that the <title> contains, shown below the body's end, is a footer line (the site name of
   // a section page's <title>, "新闻动态--某某学会官网"): the headline is the heading at the body's top
@@ -129,6 +137,18 @@ const SENTENCE = /(?:[\p{L}\p{N}’'-]+[\s,;:]+){5,}[\p{L}\p{N}’'”)-]+[.!?�
 const SHORT_CONTAINER_SHARE = 0.8;
 /** Share of link text above which the container is navigation. */
 const SHORT_LINK_SHARE = 0.2;
+
+/** The text of the element the page declares as its article's body (schema.org itemprop=articleBody),
+ * none when it is empty; undefined when the page declares none. */
+function declaredBody(page: Page, tree: Tree): Pick<ContentResult, 'content' | 'contentHtml' | 'images' | 'paragraphs'> | undefined {
+  const el = page.nodes.find((n): n is Element => n instanceof Element && (n.attribs.itemprop ?? '').toLowerCase() === 'articlebody');
+  if (!el) return undefined;
+  const from = page.indexOf(el as AnyNode);
+  const to = subtreeEnd(tree, from);
+  const paragraphs = page.segments.filter((s) => s.index > from && s.index <= to && !tree.removed[s.index] && s.text.trim());
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return { content: paragraphs.map((s) => s.text).join('\n'), contentHtml: paragraphs.map((s) => `<p>${esc(s.text)}</p>`).join(''), images: [], paragraphs };
+}
 
 /**
  * A page whose text is too short for the body extractor (under MIN_ARTICLE_LENGTH) but that is

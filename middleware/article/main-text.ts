@@ -173,6 +173,8 @@ export const mainContentMiddleware: MiddlewareFactory = () => ({
     const item = ctx.item;
     const kind = item.kind ?? (ctx.label ? KIND_OF_LABEL[ctx.label] : undefined);
     if (item.content && (kind !== 'article' || articleLike(ctx.page, item))) return;
+    // (an empty post of its site — the article stage gave it no text, extractArticle — stays empty)
+    if (kind === 'article' && item.content === '') return;
     // a page whose extractor found nothing keeps its label's kind for the choice of text
     const t = mainText(ctx.page, { posts: item.posts, items: item.items, title: item.title, kind, publishedAt: item.publishedAt });
     if (!t) return;

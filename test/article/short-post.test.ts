@@ -3,8 +3,8 @@
  * length floor) is an article of that site once the site's own evidence says the page is one of its
  * posts (typed detail after the site showed evidence, listed by its lists, in the URL shape that
  * several of its lists point to): the page-type stage says
- * so (SITE_POST_KEY) and the article stage then takes the short body. A page with no such evidence
- * keeps the length floor.
+ * so (SITE_POST_KEY) and the article stage then takes the short body — none at all for a post that
+ * shows no text of its own. A page with no such evidence keeps the length floor.
  */
 import { describe, expect, it } from 'vitest';
 import { createPage } from '../../src/core/page.js';
@@ -50,9 +50,22 @@ describe('a short post of a site', () => {
       const short = await x.extract({ url: 'https://tools.example/2024/05/04/four/', body: post('four', 3, SHORT) });
       expect(short.kind).toBe('article');
       expect(short.kind === 'article' && short.content).toContain('create database notes;');
-      // a post with no text of its own stays no article: the side panel is the site template's
-      const empty = await x.extract({ url: 'https://tools.example/2024/05/05/five/', body: post('five', 4, '<p><img src="/five.png" alt=""></p>') });
-      expect(empty.kind).not.toBe('article');
+      // a post with no text of its own (an image, nothing at all) is still one of the site's posts:
+      // an article with its title and date, whose text is what it shows — not the side panel's, the
+      // site template's, nor the licence box's and the older/newer links' (sites-crawl has two such)
+      for (const [i, s, body] of [[4, 'five', '<p><img src="/five.png" alt=""></p>'], [5, 'six', '']] as const) {
+        const empty = await x.extract({ url: `https://tools.example/2024/05/0${i + 1}/${s}/`, body: post(s, i, body) });
+        expect(empty.kind).toBe('article');
+        if (empty.kind !== 'article') continue;
+        expect(empty.title).toBe(`Notes on the shell, part ${s}`);
+        expect(empty.publishedAt?.slice(0, 10)).toBe(`2024-05-0${i + 1}`);
+        // (here the post's heading, repeated in its licence box: the only line of the page's own)
+        expect(['', empty.title]).toContain(empty.content);
+      }
+      // a post whose declared body (itemprop=articleBody) is empty has no text
+      const declared = await x.extract({ url: 'https://tools.example/2024/05/07/seven/', body: post('seven', 6, '').replace('<div class="post-body">', '<div class="post-body" itemprop="articleBody">') });
+      expect(declared.kind).toBe('article');
+      expect(declared.kind === 'article' && (declared.content ?? '')).toBe('');
     } finally {
       await x.close();
     }
