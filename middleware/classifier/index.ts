@@ -15,7 +15,7 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { decideOnSite, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, type SiteTypeModel } from './site-rules.js';
+import { countHeldPage, countHeldTypes, decideOnSite, holdUnsettledPage, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, takeHeldPage, type SiteTypeModel } from './site-rules.js';
 import { SITE_POST_KEY } from '../article/signals.js';
 export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, listSignals, siteListSignals } from '../list/signals.js';
@@ -112,6 +112,13 @@ export interface PageTypeOptions {
   model?: string;
   /** Site-type model file (site-rules.ts; default: GLEANER_SITE_TYPE_MODEL, else the shipped one). */
   siteModel?: string;
+  /** Type a crawl's early pages (and those of the SETTLE_PAGES after its site showed evidence)
+   * again from their bodies at the crawl's end (site-rules.ts SETTLE_PAGES). Default false (or
+   * GLEANER_RECHECK_EARLY=1): the early pages keep the type they were revised to from what they
+   * showed when they came. Not the default: bench:sites' other pages 0.947 → 0.895 (jekyll-dcreager's
+   * /publications/, hugo's /friends/ typed list once the pages are typed against the pages typed for
+   * good only), while a crawl started from a one-post tag page types the site as one from `/`. */
+  recheck?: boolean;
 }
 
 export { HINT_MIN_PROBABILITY } from '../../src/core/middleware.js';
@@ -134,6 +141,7 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
   }
   /** What the classifier made of a page alone (`prepare`), for its `process`. */
   const prepared = new WeakMap<PageContext, { classified: PageTypeResult; document: boolean }>();
+  const recheck = options.recheck ?? process.env.GLEANER_RECHECK_EARLY === '1';
   return {
     name: 'page-type',
     // The classifier and the page's own list clusters read the page alone: in a crawl's worker
@@ -145,6 +153,10 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
     process(ctx) {
       const state = readSiteTypeState(ctx.site.data[SITE_STATE_KEY]);
       ctx.site.data[SITE_STATE_KEY] = state;
+      // a held page come back at the crawl's end to be typed again (the type it counted as taken out
+      // of the site's evidence: it is typed as though it came now)
+      const heldAs = ctx.label ? undefined : takeHeldPage(state, ctx.page.url);
+      if (heldAs === undefined && state.recount?.length) countHeldTypes(state, false);
       let evidence = siteListSignals(ctx.page, ctx.site.data);
       // (what the classifier made of the page, as the site's evidence: not for a document, nor a
       // page a follow rule labelled)
@@ -159,11 +171,16 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
         ctx.item.pageType = result;
         // typed before the site showed evidence: typed again once it does (takeRevisions)
         if (ctx.label && !document && !siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: classified, evidence, hint: ctx.request.labelHint });
+        // typed just after the site showed evidence: held with the early pages, typed again with them
+        else if (ctx.label && !document && heldAs === undefined) holdUnsettledPage(state, ctx.page.url, ctx.label);
       }
       // one of the site's posts by its evidence: the article stage takes a short body as its content
       ctx.scratch[SITE_POST_KEY] = ctx.label === 'detail' && sitePost(state, ctx.page.url);
-      if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [], evidence.mainEntries, { classified: looks, mainOpen: evidence.mainOpen });
-      reviseEarlyPages(state, siteModel);
+      const listItems = () => (ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : []);
+      if (heldAs !== undefined) {
+        if (ctx.label) countHeldPage(state, ctx.page.url, heldAs, ctx.label, listItems());
+      } else if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, listItems(), evidence.mainEntries, { classified: looks, mainOpen: evidence.mainOpen });
+      reviseEarlyPages(state, siteModel, recheck);
       ctx.site.touch();
     },
   };

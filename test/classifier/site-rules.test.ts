@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPage } from '../../src/core/page.js';
-import { classifyPage, pageTypeMiddleware, takeRevisions } from '../../middleware/classifier/index.js';
+import { classifyPage, pageTypeMiddleware, provisionalPages, takeRevisions } from '../../middleware/classifier/index.js';
 import { documentKind } from '../../middleware/classifier/documents.js';
 import {
   checkSiteTypeModel,
@@ -23,7 +23,9 @@ import {
   observeTypedPage,
   pageKey,
   readSiteTypeState,
+  SETTLE_PAGES,
   siteFeatures,
+  type SiteTypeState,
   sitePost,
   siteTypeModel,
   SITE_FEATURES,
@@ -307,6 +309,55 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
     expect(revisions[0]!.pageType.label).toBe('detail');
     expect(takeRevisions(s2.data)).toEqual([]); // taken once
     expect((s2.data.pageType as { early: unknown[] }).early).toEqual([]);
+  });
+  it('with recheck, held pages are typed again from their bodies at the crawl\'s end: a one-post tag page met first is a list', () => {
+    // a crawl that starts from a tag page of one post: one entry, in markup no list of the site
+    // has taught yet; then the index (the site shows evidence), then posts until it has settled
+    const s3 = { key: 'b.example', data: {} as Record<string, unknown>, touch() {} };
+    const recheckMw = pageTypeMiddleware({ recheck: true });
+    const run = (p: string, body: string) => {
+      const pg = page(`https://b.example${p}`, body);
+      const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site: s3, siteKey: s3.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
+      recheckMw.process(ctx);
+      if (ctx.label === 'list') listMw.process(ctx);
+      return ctx;
+    };
+    const bodies = new Map<string, string>();
+    const fetch = (p: string, body: string) => {
+      bodies.set(`https://b.example${p}`, body);
+      return run(p, body);
+    };
+    const tag = pages[4]!;
+    const url = `https://b.example${tag[0]}`;
+    fetch(tag[0], tag[1]);
+    fetch(pages[1]![0], pages[1]![1]);
+    fetch('/', pages[0]![1]);
+    const state = () => s3.data.pageType as SiteTypeState;
+    // known now, but the early pages (and those typed while the site settles) stay held
+    expect(provisionalPages(s3.data).recheck.has(url)).toBe(true);
+    expect(provisionalPages(s3.data).early.has(url)).toBe(true);
+    expect(provisionalPages(s3.data).known).toBe(false);
+    for (let i = 0; !provisionalPages(s3.data).known; i++) {
+      expect(i).toBeLessThan(SETTLE_PAGES + 2);
+      fetch(`/2024/03/0${(i % 8) + 1}/post-${i % 8}/`, pages[2]![1]);
+    }
+    expect(provisionalPages(s3.data).early.has(url)).toBe(true); // (until the crawl's end)
+    const pagesBefore = state().pages;
+    const typed = (c: { d: number; l: number; o: number }) => c.d + c.l + c.o;
+    const countsBefore = Object.values(state().shapes).reduce((n, c) => n + typed(c), 0);
+    // at its end the crawl runs each held page through the chain again, as it came
+    const held = [...provisionalPages(s3.data).recheck];
+    expect(held.length).toBeGreaterThan(3);
+    const again = new Map(held.map((u) => [u, run(new URL(u).pathname, bodies.get(u)!)]));
+    expect(again.get(url)!.label).toBe('list');
+    expect(again.get(url)!.item.items?.map((i) => new URL(i.url).pathname)).toEqual(['/2024/03/04/post-3/']);
+    expect(again.get('https://b.example/about/')!.label).toBe('other');
+    expect(again.get('https://b.example/')!.label).toBe('list');
+    // typed again, not observed again: each page counts once, under its new type
+    expect(state().pages).toBe(pagesBefore);
+    expect(state().held).toEqual([]);
+    expect(Object.values(state().shapes).reduce((n, c) => n + typed(c), 0)).toBe(countsBefore);
+    expect(state().shapes[urlShape(url)!.shape]!.l).toBe(1);
   });
 });
 

@@ -3,8 +3,13 @@
  * the site has shown any evidence (no list read yet) and types them again once it has
  * (middleware/classifier/site-rules.ts, reviseEarlyPages). Their items are **held, not re-emitted**:
  * a page typed before the evidence (at most 16 per site) is neither stored nor marked done in the
- * frontier until its type is final — the site has shown evidence (its type then is the revised one:
- * the page goes through the chain again with that label, from the body kept here) or the crawl ends
+ * frontier until its type is final. With the page-type stage's `recheck` (the default), those pages
+ * and the ones typed just after the site showed evidence (site-rules.ts SETTLE_PAGES; at most 24 a
+ * site in all) wait for the crawl's end: each goes through the chain once more, from the body kept
+ * here and with its request as it came, and the page-type stage types it again against what the
+ * whole crawl taught (the site's list markup, the pages its lists point to) — not from what the
+ * page showed when it came. Without it, a page's type is final once the site has shown evidence
+ * (the revised type: the page goes through the chain again with that label) or at the crawl's end
  * (the type it had). The dataset gets one item per page, the final one; a crawl interrupted while
  * items are held leaves their pages pending in the frontier, and the resumed crawl fetches them
  * again: nothing lost, nothing stored twice.
@@ -83,7 +88,7 @@ export class RevisionHold<R = unknown> {
     await this.release(siteKey, final);
   }
 
-  /** Every held page stored with the type it has now (the crawl ran to its end). */
+  /** Every held page stored with the type it has now, or typed again (the crawl ran to its end). */
   async releaseAll(): Promise<void> {
     for (const [siteKey, pages] of [...this.held]) {
       this.held.delete(siteKey);
@@ -92,10 +97,22 @@ export class RevisionHold<R = unknown> {
   }
 
   private async release(siteKey: string, pages: HeldPage<R>[]): Promise<void> {
-    const { revisions } = provisionalPages(this.d.store.site(siteKey).data);
+    const { revisions, recheck } = provisionalPages(this.d.store.site(siteKey).data);
     for (const p of pages) {
       const r = revisions.get(p.task.url);
       const label = p.item.pageType?.label;
+      if (recheck.has(p.task.url)) {
+        // typed again against what the whole crawl taught: the page's request as it came (the
+        // page-type stage knows the page for one of its held ones); that run's item is the final one
+        const again = await this.d.chain.run(p.task).catch((e: Error) => ({ type: 'failed' as const, message: e.message }));
+        if (again.type === 'page' && again.item) {
+          if (again.item.pageType?.label !== label) this.counts.revised++;
+          this.d.log.debug(`${p.task.url}: page type typed again at the crawl's end ${label} -> ${again.item.pageType?.label}`);
+          await this.d.finish({ ...p, item: again.item, problem: again.invalid });
+          continue;
+        }
+        this.d.log.warning(`${p.task.url}: typing the page again at the crawl's end gave no item (${'message' in again ? again.message : again.type}): the item typed ${r?.to ?? label} is kept`);
+      }
       if (r) {
         // typed again: the page's item is the chain's with the new type (the first one if that fails)
         const again = await this.d.chain.run({ ...p.task, request: { ...p.task.request, label: r.to, labelHint: undefined } }).catch((e: Error) => ({ type: 'failed' as const, message: e.message }));
