@@ -3,9 +3,9 @@
  * the site has shown any evidence (no list read yet) and types them again once it has
  * (middleware/classifier/site-rules.ts, reviseEarlyPages). Their items are **held, not re-emitted**:
  * a page typed before the evidence (at most 16 per site) is neither stored nor marked done in the
- * frontier until its type is final. With the page-type stage's `recheck` (the default), those pages
- * and the ones typed just after the site showed evidence (site-rules.ts SETTLE_PAGES; at most 24 a
- * site in all) wait for the crawl's end: each goes through the chain once more, from the body kept
+ * frontier until its type is final. With the page-type stage's `recheck` (off by default:
+ * PageTypeOptions.recheck), those pages and the ones typed just after the site showed evidence
+ * (site-rules.ts SETTLE_PAGES; at most 24 a site in all) wait for the crawl's end: each goes through the chain once more, from the body kept
  * here and with its request as it came, and the page-type stage types it again against what the
  * whole crawl taught (the site's list markup, the pages its lists point to) — not from what the
  * page showed when it came. Without it, a page's type is final once the site has shown evidence
