@@ -28,6 +28,10 @@ import { fileURLToPath } from 'node:url';
 import { createPage } from '../src/core/page.js';
 import { analysePage, extractForumDebug, floorParts } from '../middleware/forum/index.js';
 import { lineCandidates } from '../middleware/forum/line-features.js';
+import { bodyCandidates } from '../middleware/forum/body-features.js';
+import { contentLines } from '../middleware/forum/fields.js';
+import type { DateAnchor } from '../middleware/forum/dates.js';
+import type { PostRecord, ThreadIndex } from '../middleware/forum/dom.js';
 import type { Page } from '../src/core/page.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from '../middleware/forum/layout.js';
 import { assembleSet, recordSets } from '../middleware/forum/records.js';
@@ -88,6 +92,9 @@ export interface PageData {
   mains: MainExample[];
   /** The line stage: the floors of the page as split (with the model in use), aligned to gold. */
   posts: LinePost[];
+  /** The body stage: the rules' content (0) and the shared slots, each with the mean text
+   * similarity of the aligned floors' lines to their gold posts. */
+  bodies?: Candidate[];
 }
 
 /** A floor aligned with its gold post: its candidate lines (features, text, the rules' verdict,
@@ -178,7 +185,8 @@ export function collect(cases: Case[], log = false): PageData[] {
       });
       mains.push({ cands: options, rule: cands.findIndex((m) => m.rule) + 1, list: set.key });
     }
-    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule, mains, posts: linePosts(page, c, gold) });
+    const { posts, bodies } = linePosts(page, c, gold);
+    out.push({ id: c.id, set: c.set, group: siteGroup(c.site), lists, rule, mains, posts, bodies });
     if (log) process.stderr.write('.');
   }
   if (log) process.stderr.write('\n');
@@ -187,15 +195,22 @@ export function collect(cases: Case[], log = false): PageData[] {
 
 const squash = (t: string) => t.replace(/\s+/g, '');
 
-/** The line stage's examples of a page: its floors as the splitter finds them (lists and main
- * post by the model in use, lines left to the rules), aligned by position with the gold posts. */
-function linePosts(page: Page, c: Case, gold: GoldThread): LinePost[] {
-  const r = extractForumDebug(page, { model: floorModel() ?? null });
-  if (!r) return [];
+/** The line stage's examples of a page: its floors as the splitter finds them (lists, main post
+ * and bodies by the model in use, lines left to the rules), aligned by position with the gold
+ * posts; and the body stage's candidates on those floors. */
+function linePosts(page: Page, c: Case, gold: GoldThread): { posts: LinePost[]; bodies?: Candidate[] } {
+  const model = floorModel();
+  const r = extractForumDebug(page, { model: model ?? null });
+  if (!r) return { posts: [] };
   const { ix, anchors } = analysePage(page);
   // (Floors read from a <noscript> copy are not this page's.)
-  if (r.records.some((x) => x.roots[0] && page.indexOf(x.roots[0]) < 0)) return [];
-  const parts = floorParts(ix, r.records, anchors);
+  if (r.records.some((x) => x.roots[0] && page.indexOf(x.roots[0]) < 0)) return { posts: [] };
+  const parts = floorParts(ix, r.records, anchors, model);
+  const aligned = r.records.map((rec, i) => {
+    const t = recordText(ix, rec);
+    return !!gold.posts[i] && gold.holds(t, bagOf(t), i);
+  });
+  const bodies = bodyExamples(ix, r.records, anchors, gold, aligned);
   const cands = lineCandidates(ix, r.records, parts.content, parts.ruleLines, parts.dates, parts.authors);
   const out: LinePost[] = [];
   r.records.forEach((rec, i) => {
@@ -213,7 +228,27 @@ function linePosts(page: Page, c: Case, gold: GoldThread): LinePost[] {
       }),
     });
   });
-  return out;
+  return { posts: out, bodies };
+}
+
+/** The body candidates of a page's floors (body-features.ts, on the rules' content), each with
+ * the mean similarity of its text to the gold posts over the aligned floors. */
+function bodyExamples(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], gold: GoldThread, aligned: boolean[]): Candidate[] | undefined {
+  const n = aligned.filter(Boolean).length;
+  if (n < 2) return undefined;
+  const rules = floorParts(ix, records, anchors);
+  const cands = bodyCandidates(ix, records, rules.content, rules.dates);
+  if (cands.length < 2) return undefined;
+  return cands.map((c) => {
+    let q = 0;
+    records.forEach((rec, i) => {
+      if (!aligned[i]) return;
+      const els = c.nodes[i];
+      const text = els?.length ? contentLines(ix, els, rec).map((l) => l.text ?? ix.segments[l.k]!.text).join('\n') : '';
+      q += textSimilarity(text, gold.posts[i]!.text ?? '');
+    });
+    return { f: c.f, q: q / n };
+  });
 }
 
 /** Binary logistic regression (AdaGrad, L2; features of too few sites dropped). */
@@ -355,6 +390,7 @@ function pick(s: Scorer, cs: Candidate[], rule = -1): number {
 /** Margins by which a scorer's pick must beat the rules' option (bench: `--margins`). */
 export const LIST_MARGIN = Number(process.env.LIST_MARGIN ?? 0.5);
 export const MAIN_MARGIN = Number(process.env.MAIN_MARGIN ?? 1);
+export const BODY_MARGIN = Number(process.env.BODY_MARGIN ?? 0.5);
 /** A line the rules read is dropped below LINE_DROP; one they did not read is added above LINE_ADD. */
 export const LINE_DROP = Number(process.env.LINE_DROP ?? 0.4);
 export const LINE_ADD = Number(process.env.LINE_ADD ?? 0.6);
@@ -366,6 +402,7 @@ export function fitModel(data: PageData[], trainedOn: string): FloorModel {
     sets: { ...fitRanker(data.map((d) => d.lists), data.map((d) => d.group), data.map((d) => d.rule)), margin: LIST_MARGIN },
     main: { ...fitRanker(ex.map((x) => x.m.cands), ex.map((x) => x.group), ex.map((x) => x.m.rule), ex.map((x) => x.w)), margin: MAIN_MARGIN },
     lines: { ...fitLogistic(lineExamples(data)), drop: LINE_DROP, add: LINE_ADD },
+    ...(process.env.NO_BODIES ? {} : { bodies: { ...fitRanker(data.map((d) => d.bodies ?? []), data.map((d) => d.group), data.map(() => 0)), margin: BODY_MARGIN } }),
     trainedOn,
   };
 }
@@ -432,30 +469,31 @@ async function main(): Promise<void> {
     type Raw = Array<{ f: Array<[string, number]>; q: number }>;
     const back = (cs: Raw) => cs.map((c) => ({ f: new Map(c.f), q: c.q }));
     type RawPost = Omit<LinePost, 'lines'> & { lines: Array<Omit<LinePost['lines'][number], 'f'> & { f: Array<[string, number]> }> };
-    type RawPage = Omit<PageData, 'lists' | 'mains' | 'posts'> & { lists: Raw; mains: Array<Omit<MainExample, 'cands'> & { cands: Raw }>; posts: RawPost[] };
+    type RawPage = Omit<PageData, 'lists' | 'mains' | 'posts' | 'bodies'> & { bodies?: Raw; lists: Raw; mains: Array<Omit<MainExample, 'cands'> & { cands: Raw }>; posts: RawPost[] };
     data = (JSON.parse(readFileSync(cache, 'utf8')) as RawPage[]).map((d) => ({
       ...d,
       lists: back(d.lists),
       mains: d.mains.map((m) => ({ ...m, cands: back(m.cands) })),
+      bodies: d.bodies ? back(d.bodies) : undefined,
       posts: d.posts.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, f: new Map(l.f) })) })),
     }));
   } else {
     data = collect(cases, true);
     const raw = (cs: Candidate[]) => cs.map((c) => ({ f: [...c.f], q: c.q }));
-    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, lists: raw(d.lists), mains: d.mains.map((m) => ({ ...m, cands: raw(m.cands) })), posts: d.posts.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, f: [...l.f] })) })) }))));
+    if (cache) writeFileSync(cache, JSON.stringify(data.map((d) => ({ ...d, bodies: d.bodies ? raw(d.bodies) : undefined, lists: raw(d.lists), mains: d.mains.map((m) => ({ ...m, cands: raw(m.cands) })), posts: d.posts.map((p) => ({ ...p, lines: p.lines.map((l) => ({ ...l, f: [...l.f] })) })) }))));
   }
   const groups = [...new Set(data.map((d) => d.group))];
   // (--no-eval: fit and write the shipped model only.)
   if (args.includes('--no-eval')) groups.length = 0;
   // Held out: each site group scored by the models fitted on the others. The main-post stage is
   // scored on the list the held-out list scorer picks (when that list is one it was labelled on).
-  const held = new Map<string, { list: number; main?: number; mainRule?: number; mainBest?: number }>();
+  const held = new Map<string, { list: number; main?: number; mainRule?: number; mainBest?: number; body?: number[] }>();
   for (const g of groups) {
     const m = foldModel(data, g);
     for (const d of data.filter((x) => x.group === g)) {
       const k = pick(m.sets!, d.lists, d.rule);
       const ex = d.mains[0] && k === d.rule ? d.mains.find((e) => e.list === d.mains[0]!.list) : undefined;
-      const h: { list: number; main?: number; mainRule?: number; mainBest?: number } = { list: d.lists[k]?.q ?? 0 };
+      const h: { list: number; main?: number; mainRule?: number; mainBest?: number; body?: number[] } = { list: d.lists[k]?.q ?? 0 };
       const mx = d.mains.find((e) => e.cands.length) ;
       const e = ex ?? mx;
       if (e) {
@@ -469,6 +507,11 @@ async function main(): Promise<void> {
           const show = (i: number) => `#${i} q=${e.cands[i]!.q.toFixed(2)} z=${scoreOf(m.main!, e.cands[i]!.f).toFixed(2)} ${[...e.cands[i]!.f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`;
           console.log(`${d.id} [${e.list}]\n  picked ${show(j)}\n  best   ${show(best)}`);
         }
+      }
+      if (d.bodies && m.bodies) {
+        const k2 = pick(m.bodies, d.bodies, 0);
+        h.body = [d.bodies[0]!.q, d.bodies[k2]!.q, Math.max(...d.bodies.map((c) => c.q))];
+        if (verbose && k2 !== 0) console.log(`  ${d.id}: body rules ${h.body[0]!.toFixed(2)} -> model ${h.body[1]!.toFixed(2)} (best ${h.body[2]!.toFixed(2)})`);
       }
       held.set(d.id, h);
     }
@@ -505,6 +548,8 @@ async function main(): Promise<void> {
     const dm = ds.map((d) => held.get(d.id)!).filter((h) => h.main !== undefined);
     const lh = ds.map((d) => lineHeld.get(d.id)!).filter((h) => h.n);
     rows.push(`${''.padEnd(13)} pages ${String(lh.length).padStart(3)}  floor text (aligned floors, per page): rules ${mean(lh.map((h) => h.rule)).toFixed(3)}  model (leave-site-out, drop/add thresholds) ${GRID.map(([a, b], gi) => `${a}/${b} ${mean(lh.map((h) => h.model[gi]!)).toFixed(3)}`).join(', ')}`);
+    const db = ds.map((d) => held.get(d.id)!.body).filter((b): b is number[] => !!b);
+    rows.push(`${''.padEnd(13)} pages ${String(db.length).padStart(3)}  floor body (mean similarity, aligned floors): rules ${mean(db.map((b) => b[0]!)).toFixed(3)}  model (leave-site-out) ${mean(db.map((b) => b[1]!)).toFixed(3)}  best candidate ${mean(db.map((b) => b[2]!)).toFixed(3)}`);
     rows.push(`${''.padEnd(13)} pages ${String(dm.length).padStart(3)}  with main post: rules ${mean(dm.map((h) => h.mainRule!)).toFixed(3)}  model (leave-site-out) ${mean(dm.map((h) => h.main!)).toFixed(3)}  best candidate ${mean(dm.map((h) => h.mainBest!)).toFixed(3)}`);
   }
   console.log(rows.join('\n'));

@@ -31,7 +31,8 @@ import { findAnchors, type DateAnchor } from './dates.js';
 import { buildIndex, punctMarks, rangeOf, segSpan, type ThreadIndex } from './dom.js';
 import type { PostRecord } from './dom.js';
 import { chooseRecords, isLaterPage } from './choose.js';
-import { floorModel, score, type FloorModel } from './model.js';
+import { decide, floorModel, score, type FloorModel } from './model.js';
+import { bodyCandidates } from './body-features.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
@@ -209,9 +210,18 @@ export interface FloorParts {
   ruleLines: FloorLine[][];
 }
 
-export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[]): FloorParts {
-  const content = inlineBodies(ix, contentNodes(ix, records));
-  const dates = chooseDates(ix, records, anchors, content);
+export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], model?: FloorModel): FloorParts {
+  let content = inlineBodies(ix, contentNodes(ix, records));
+  let dates = chooseDates(ix, records, anchors, content);
+  // The body of each floor: the rules' element, or a slot the floor model's body scorer prefers.
+  if (model?.bodies) {
+    const cands = bodyCandidates(ix, records, content, dates);
+    const k = cands.length > 1 ? decide(model.bodies, cands.map((c) => c.f), 0) : 0;
+    if (k > 0) {
+      content = cands[k]!.nodes;
+      dates = chooseDates(ix, records, anchors, content);
+    }
+  }
   const authors = chooseAuthors(ix, records, content, dates);
   const floors = chooseFloors(ix, records, content);
   // Edit notices ("Last edited by X; 12-08-2011", "本帖最后由 X 于 … 编辑"): short lines whose date
@@ -249,7 +259,7 @@ function keptLines(model: FloorModel, cands: LineCandidate[]): FloorLine[] {
 /** Author, time, content and floor number of each record, by position consistency across them;
  * the text's lines by the floor model's line scorer where there is one. */
 function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[], model?: FloorModel): ForumPost[] {
-  const { content, dates, authors, floors, ruleLines } = floorParts(ix, records, anchors);
+  const { content, dates, authors, floors, ruleLines } = floorParts(ix, records, anchors, model);
   const quoted = new Set<string>();
   const quotes: string[][] = records.map(() => []);
   // (A floor the rules read text in keeps their lines where the scorer would leave it empty.)

@@ -31,6 +31,8 @@ export interface FloorModel {
   sets?: Scorer;
   /** Which element before the floors is the main post, or none (choose.ts). */
   main?: Scorer;
+  /** Which element of each floor is its body (body-features.ts): the rules' or a shared slot. */
+  bodies?: Scorer;
   /** Which lines of a floor are its text (line-features.ts): a line the rules read is dropped
    * below probability `drop`, one they did not read is added above `add`. */
   lines?: Scorer & { drop?: number; add?: number };
