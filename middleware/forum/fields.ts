@@ -702,8 +702,13 @@ interface AuthorCandidate {
   linked: boolean;
   /** A bare short line (no link, no class hint): the weakest kind. */
   slot?: boolean;
+  /** A profile link whose text is a number ("7"): a name only at the slot the other floors' names
+   * voted for (elsewhere it is a count). */
+  digits?: boolean;
 }
 
+/** A number as a display name ("7"): taken only from a profile link at the voted name slot. */
+const DIGIT_NAME = /^\d{1,12}$/;
 /** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
 const NOT_A_NAME = /(\S[:：]\s|[:：]\s*\d|^[\d\s.,:#+-]+$|^[←→«»‹›↑↓<>^]|^\p{Script=Han}{1,4}\s*\d+$)/u;
 /** An author label before the name ("作者： 6xy", "Posted by alice"): the name is what follows. */
@@ -746,8 +751,10 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     // not a name; a profile link inside it is tried on its own.
     if (hinted && n.name !== 'a' && segSpan(ix, rangeOf(ix, n)).reduce((a, b) => b - a) > 1) continue;
     const name = unlabel(collapse(textOf(n)));
-    // (A button is never a name, whatever its class or link says: "Reply" in a `reply-user` box.)
-    if (!name || name.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(name) || ACTION_TEXT.test(name)) continue;
+    const digits = isProfileLink && DIGIT_NAME.test(name);
+    // (A button is never a name, whatever its class or link says: "Reply" in a `reply-user` box;
+    // nor is a role badge that names the floor: "楼主".)
+    if (!name || name.length > MAX_AUTHOR_LENGTH || (NOT_A_NAME.test(name) && !digits) || ACTION_TEXT.test(name) || FLOOR_TEXT.test(name)) continue;
     if (inQuote(n, quoteRoot)) continue;
     let url: string | undefined;
     if (isProfileLink) url = href;
@@ -757,7 +764,7 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
       const link = findProfileLink(n);
       if (link) url = page.resolve(link.attribs.href);
     }
-    out.push({ el: n, name, url, path: space.pathIn(rec, n), linked: isProfileLink });
+    out.push({ el: n, name, url, path: space.pathIn(rec, n), linked: isProfileLink, digits });
   }
   // Innermost holders only: "djatcan Stammgast" (name + user title) gives way to the name inside
   // it, which inherits the profile URL of a wrapping link.
@@ -781,10 +788,11 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
   }
   // …and short inline elements of the header line ("2004-12-27 12:46 <a>flyingbirds</a>", a name
-  // link without href): the vote keeps the slot whose text varies from floor to floor.
+  // link without href or to the writer's own page: a blog comment's name; not a link to this very
+  // page, a permalink): the vote keeps the slot whose text varies from floor to floor.
   for (let i = r.start; i <= r.end && i < page.nodes.length; i++) {
     const n = page.nodes[i];
-    if (!(n instanceof Element) || !INLINE_NAME_TAGS.has(n.name) || n.attribs.href) continue;
+    if (!(n instanceof Element) || !INLINE_NAME_TAGS.has(n.name) || (n.attribs.href && !elsewhere(page.url, n.attribs.href, page.resolve(n.attribs.href)))) continue;
     if (contentRanges.some((c) => c.start <= i && i <= c.end) || inReplies(rec, i)) continue;
     if (ix.end[i]! - i > MAX_INLINE_NAME_NODES) continue;
     const t = unlabel(collapse(textOf(n)));
@@ -803,6 +811,18 @@ function opensLine(ix: ThreadIndex, contentRanges: Range[], a: Element): boolean
   if (!seg) return false;
   const name = collapse(textOf(a));
   return !!name && seg.text.startsWith(name) && /^\s?[:：]/.test(seg.text.slice(name.length));
+}
+
+/** Whether a link leads to another page (not a permalink or an anchor of this one, not script). */
+function elsewhere(pageUrl: string, raw: string, href: string | undefined): boolean {
+  if (!href || /^\s*(#|javascript:)/i.test(raw)) return false;
+  try {
+    const u = new URL(href);
+    const p = new URL(pageUrl);
+    return /^https?:$/.test(u.protocol) && (u.hostname !== p.hostname || u.pathname !== p.pathname);
+  } catch {
+    return false;
+  }
 }
 
 /** Inline holders of a bare name, and how small they are (a name, perhaps in a `<b>`). */
@@ -860,7 +880,7 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
   cands.forEach((cs) => {
     const seen = new Set<string>();
     for (const c of cs) {
-      if (!c.path || seen.has(c.path)) continue;
+      if (!c.path || seen.has(c.path) || c.digits) continue;
       seen.add(c.path);
       let st = stats.get(c.path);
       if (!st) stats.set(c.path, (st = { floors: 0, linked: 0, slot: 0, values: new Set() }));
@@ -913,8 +933,9 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
     // A floor rendered by a template of its own (a question above answers) lacks the voted path:
     // the names whose path ends like it (the same signature block), then linked names, then any.
     const tail = best ? best.split('/').slice(-AUTHOR_PATH_TAIL).join('/') : undefined;
-    const alike = tail ? cs.filter((c) => c.path?.endsWith(tail)) : [];
-    const hit = nearest(atBest) || nearest(alike) || nearest(cs.filter((c) => c.linked)) || nearest(cs.filter((c) => !c.slot));
+    const named = cs.filter((c) => !c.digits);
+    const alike = tail ? named.filter((c) => c.path?.endsWith(tail)) : [];
+    const hit = nearest(atBest) || nearest(alike) || nearest(named.filter((c) => c.linked)) || nearest(named.filter((c) => !c.slot));
     // Boards without member links often sign the post in its date line: that byline is surer
     // than a name slot or a class-hinted link.
     if (!hit?.linked && date) {
@@ -923,9 +944,34 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
       const m = at >= 0 ? DATE_LINE_BYLINE.exec(line.slice(at + date.text.length)) : null;
       if (m && !NOT_A_NAME.test(m[1]!)) return { name: m[1]! };
     }
-    if (!hit) return {};
+    if (!hit) {
+      // No name holder at all (an anonymous or deleted member: no link, no panel): the name that
+      // opens the floor's date line ("匿名用户-E3K6F 2025-12-12 15:01:49 | 倒序浏览").
+      const name = date ? nameBeforeDate(ix, date) : undefined;
+      return name ? { name } : {};
+    }
     return { name: hit.name, url: hit.url };
   });
+}
+
+/** A label that introduces a date ("发表于 2025-…", "Posted on …"): cut from the end of the text
+ * before the date, which may then be the name ("匿名用户-E3K6F 发表于 2025-12-12 15:01"). */
+const DATE_LABEL_END = /(?:(?:^|\s)(?:posted|post|on|at|am|le|el|date|datum|edited)|发表|發表|发布|發佈|发帖|回复|回覆|时间|時間|日期|编辑|編輯|(?:^|\s)(?:于|於))\s*(?:于|於)?\s*[:：]?$/i;
+/** Words of a name at most (a display name, not a sentence). */
+const NAME_WORDS = 3;
+
+/** The name-like text before a date in its own line, if any. */
+function nameBeforeDate(ix: ThreadIndex, date: DateAnchor): string | undefined {
+  const line = ix.segments[lowerBound(ix.segStart, date.index + 1) - 1]?.text ?? '';
+  const at = line.indexOf(date.text);
+  if (at <= 0) return undefined;
+  const trim = (x: string) => x.replace(/[\s|｜·•,，:：@\-–—]+$/u, '').trim();
+  let t = trim(line.slice(0, at));
+  for (let k = 0; k < 3 && DATE_LABEL_END.test(t); k++) t = trim(t.replace(DATE_LABEL_END, ''));
+  t = unlabel(t);
+  if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || t.split(/\s+/).length > NAME_WORDS) return undefined;
+  if (NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t) || /\d{1,2}:\d{2}|\d{4}/.test(t) || punctIn(t)) return undefined;
+  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
