@@ -278,9 +278,10 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
     // A floor cut from the page by position (no element of its own) starts with its header: the
     // author's name and the date on lines of their own are not what the post says.
     if (!rec.roots.length) text = text.split('\n').filter((l) => l !== authors[i]?.name && l !== d?.text).join('\n');
-    // "name: what they said" (a comment stream's line): the name is who wrote it, not what.
+    // "name: what they said" (a comment stream's line), perhaps behind a short tag ("[热门]name :"):
+    // the name is who wrote it, not what.
     const who = authors[i]?.name;
-    if (who && text.startsWith(who)) text = text.replace(new RegExp(`^${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s?[:：]\\s*`), '');
+    if (who && text.includes(who)) text = text.replace(new RegExp(`^${LINE_TAG}${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s?[:：]\\s*`), '');
     const post: ForumPost = { content: text };
     if (quotes[i]!.length) post.quotes = quotes[i];
     if (floor !== undefined) post.floor = floor;
@@ -291,6 +292,9 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
     return post;
   });
 }
+
+/** A short bracketed tag before a commenter's name ("[热门]", "【置顶】", "[OP]"). */
+const LINE_TAG = '(?:[\\[【［][^\\]】］]{1,8}[\\]】］]\\s*)?';
 
 /** A line repeated in at least this share of the floors (and in BOILERPLATE_MIN_FLOORS) is part of
  * the template inside every post ("Share this post"), not content. High, because UI text inside
