@@ -11,8 +11,9 @@
  * by the scorer's margin.
  */
 import type { Element } from 'domhandler';
+import { BLOCK_TAGS } from '../../src/core/page.js';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type ThreadIndex, rangeOf, segSpan, punctIn } from './dom.js';
+import { type PostRecord, type ThreadIndex, lowerBound, rangeOf, segSpan, punctIn } from './dom.js';
 import { PathSpace, contentLines, inReplies } from './fields.js';
 import { classWords } from './set-features.js';
 import type { Features } from './model.js';
@@ -37,6 +38,8 @@ const log = (x: number, scale: number) => Math.log1p(Math.max(0, x)) / scale;
 
 interface FloorText {
   text: string;
+  /** Segment indices of its lines. */
+  ks: number[];
   first: string;
   lines: number;
   link: number;
@@ -44,9 +47,20 @@ interface FloorText {
   end: number;
 }
 
-function readNodes(ix: ThreadIndex, els: Element[] | undefined, rec: PostRecord): FloorText | undefined {
+/** The text of a floor's elements: the lines the rules would read there (fields.ts
+ * `contentLines`) — or, given the floor's readable lines (sorted segment indices), those inside
+ * the elements' spans (one binary search per element instead of a walk per candidate). */
+function readNodes(ix: ThreadIndex, els: Element[] | undefined, rec: PostRecord, readableLines?: readonly number[]): FloorText | undefined {
   if (!els?.length) return undefined;
-  const lines = contentLines(ix, els, rec);
+  // (An inline element is read for its own text inside its line: as the rules read it.)
+  const fast = !!readableLines && els.every((e) => BLOCK_TAGS.has(e.name));
+  const lines: Array<{ k: number; text?: string }> = fast ? [] : contentLines(ix, els, rec);
+  if (fast) {
+    for (const e of els) {
+      const [a, b] = segSpan(ix, rangeOf(ix, e));
+      for (let j = lowerBound(readableLines!, a); j < readableLines!.length && readableLines![j]! < b; j++) lines.push({ k: readableLines![j]! });
+    }
+  }
   if (!lines.length) return undefined;
   let link = 0;
   const texts = lines.map((l) => {
@@ -59,6 +73,7 @@ function readNodes(ix: ThreadIndex, els: Element[] | undefined, rec: PostRecord)
     text: texts.join('\n'),
     first: mask(texts[0]!),
     lines: lines.length,
+    ks: lines.map((l) => l.k),
     link,
     start: Math.min(...ranges.map((r) => r.start)),
     end: Math.max(...ranges.map((r) => r.end)),
@@ -104,7 +119,8 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
   const put = (k: string, v = 1) => {
     if (v) f.set(k, (f.get(k) ?? 0) + v);
   };
-  const reads = records.map((rec, i) => readNodes(ix, nodes[i], rec));
+  // (The rules' own content is read as the rules read it; a slot, from the floor's readable lines.)
+  const reads = records.map((rec, i) => (nodes[i] === rule[i] || !whole[i] ? readNodes(ix, nodes[i], rec) : readNodes(ix, nodes[i], rec, whole[i]!.ks)));
   const floors = whole.filter(Boolean).length || 1;
   const present = reads.filter(Boolean).length;
   put('present', present / floors);
