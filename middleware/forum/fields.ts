@@ -945,9 +945,11 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
       if (m && !NOT_A_NAME.test(m[1]!)) return { name: m[1]! };
     }
     if (!hit) {
-      // No name holder at all (an anonymous or deleted member: no link, no panel): the name that
-      // opens the floor's date line ("匿名用户-E3K6F 2025-12-12 15:01:49 | 倒序浏览").
-      const name = date ? nameBeforeDate(ix, date) : undefined;
+      // No name holder at all where the other floors have one (an anonymous or deleted member:
+      // no link, no panel): the name that opens the floor's date line ("匿名用户-E3K6F
+      // 2025-12-12 15:01:49 | 倒序浏览"). (Not where no floor names anyone: a list of dated
+      // lines is not a thread of anonymous posts.)
+      const name = date && best !== undefined ? nameBeforeDate(ix, date) : undefined;
       return name ? { name } : {};
     }
     return { name: hit.name, url: hit.url };
