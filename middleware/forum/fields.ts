@@ -958,7 +958,7 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
 
 /** A label that introduces a date ("发表于 2025-…", "Posted on …"): cut from the end of the text
  * before the date, which may then be the name ("匿名用户-E3K6F 发表于 2025-12-12 15:01"). */
-const DATE_LABEL_END = /(?:(?:^|\s)(?:posted|post|on|at|am|le|el|date|datum|edited)|发表|發表|发布|發佈|发帖|回复|回覆|时间|時間|日期|编辑|編輯|(?:^|\s)(?:于|於))\s*(?:于|於)?\s*[:：]?$/i;
+const DATE_LABEL_END = /(?:(?:^|\s)(?:posted|post|on|at|am|le|el|date|datum|edited|asked|answered|commented|replied|updated|modified|created|published|submitted|wrote|said)|发表|發表|发布|發佈|发帖|回复|回覆|时间|時間|日期|编辑|編輯|(?:^|\s)(?:于|於))\s*(?:于|於)?\s*[:：]?$/i;
 /** Words of a name at most (a display name, not a sentence). */
 const NAME_WORDS = 3;
 
