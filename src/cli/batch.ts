@@ -33,9 +33,12 @@ export const MIN_PAGES_PER_THREAD = 32;
  * the compiler policy, src/cli/compiler-policy.ts), one job vs two: AEB 181 pages 2.48 vs 2.59 s
  * (bench:cli, best of 3), AEB + Readability's pages 311 pages 5.39 / 5.89 vs 4.32 / 4.83 s, `sites`
  * 502 pages 6.80 / 7.37 vs 5.96 / 6.49 s (the session before, without the policy, two jobs did not
- * pay below ~500 pages). So a second default thread from 300 pages (two threads of 150 each) on;
- * `--jobs N` still asks for N (bounded by MIN_PAGES_PER_THREAD). */
-export const DEFAULT_PAGES_PER_THREAD = 150;
+ * pay below ~500 pages). So a second default thread from 300 pages (two threads of 150 each) on.
+ * Fifth session (V8 also optimising later, compiler-policy.ts: less to compile per thread), quiet,
+ * three alternating rounds: AEB 181 pages one job 2.46–2.54 s vs two 2.21–2.72 s (median 2.48 vs
+ * 2.33), Readability's 130 test pages 2.27–2.67 vs 2.25–2.50 s, for ~30 % more CPU: a second
+ * default thread from 128 pages on. `--jobs N` still asks for N (bounded by MIN_PAGES_PER_THREAD). */
+export const DEFAULT_PAGES_PER_THREAD = 64;
 
 /** Default thread count: one per core that is idle. Each thread JIT-compiles the chain afresh: on
  * AEB a second thread costs ~1.3 s of CPU beyond the ~4 s one thread needs (bench:cli, 181 pages,

@@ -130,7 +130,7 @@ program
     if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t.getTime())) throw new UsageError(`--fetched-at must be an ISO 8601 time (got "${v}")`);
     return t;
   })
-  .option('--jobs <n>', 'with --batch: threads to use (default: the idle cores, one per 150 pages at most; a site never spans two)', (v) => {
+  .option('--jobs <n>', 'with --batch: threads to use (default: the idle cores, one per 64 pages at most; a site never spans two)', (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--jobs must be a positive integer (got "${v}")`);
     return n;
