@@ -264,14 +264,17 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
   const site = { key: 'b.example', data: {} as Record<string, unknown>, touched: 0, touch() { this.touched++; } };
   const typeMw = pageTypeMiddleware({});
   const listMw = listMiddleware({});
-  const out = new Map<string, PageContext>();
-  for (const [p, body] of pages) {
+  /** A page of b.example through the page-type stage `mw` (and the list stage when typed list), in `s`. */
+  const runner = (s: { key: string; data: Record<string, unknown>; touch(): void }, mw: typeof typeMw) => (p: string, body: string) => {
     const pg = page(`https://b.example${p}`, body);
-    const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site, siteKey: site.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
-    typeMw.process(ctx);
+    const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site: s, siteKey: s.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
+    mw.process(ctx);
     if (ctx.label === 'list') listMw.process(ctx);
-    out.set(p, ctx);
-  }
+    return ctx;
+  };
+  const out = new Map<string, PageContext>();
+  const runOnSite = runner(site, typeMw);
+  for (const [p, body] of pages) out.set(p, runOnSite(p, body));
   it('the index is a list, the posts are posts, the About page is other', () => {
     expect(out.get('/')!.label).toBe('list');
     expect(out.get('/2024/03/01/post-0/')!.label).toBe('detail');
@@ -293,13 +296,7 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
     // then the index, which lists it among the site's posts
     const roundup = shell('Links of the week', `<article class="post"><h1>Links of the week</h1><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="https://elsewhere${i}.example/a/">A good read elsewhere about gardens, number ${i}</a></li>`).join('')}</ul></article>`);
     const s2 = { key: 'b.example', data: {} as Record<string, unknown>, touch() {} };
-    const run = (p: string, body: string) => {
-      const pg = page(`https://b.example${p}`, body);
-      const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site: s2, siteKey: s2.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
-      typeMw.process(ctx);
-      if (ctx.label === 'list') listMw.process(ctx);
-      return ctx;
-    };
+    const run = runner(s2, typeMw);
     const first = run('/2024/03/04/post-3/', roundup);
     expect(first.label).not.toBe('detail'); // nothing known of the site yet: a list of links
     expect(takeRevisions(s2.data)).toEqual([]);
@@ -314,14 +311,7 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
     // a crawl that starts from a tag page of one post: one entry, in markup no list of the site
     // has taught yet; then the index (the site shows evidence), then posts until it has settled
     const s3 = { key: 'b.example', data: {} as Record<string, unknown>, touch() {} };
-    const recheckMw = pageTypeMiddleware({ recheck: true });
-    const run = (p: string, body: string) => {
-      const pg = page(`https://b.example${p}`, body);
-      const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site: s3, siteKey: s3.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
-      recheckMw.process(ctx);
-      if (ctx.label === 'list') listMw.process(ctx);
-      return ctx;
-    };
+    const run = runner(s3, pageTypeMiddleware({ recheck: true }));
     const bodies = new Map<string, string>();
     const fetch = (p: string, body: string) => {
       bodies.set(`https://b.example${p}`, body);
