@@ -29,13 +29,20 @@ const TYPED = ['index', 'extract', 'crawlee'];
 
 const inputs = (ext, names = Object.keys(ENTRIES)) => Object.fromEntries(names.map((name) => [name, `${ENTRIES[name]}${ext}`]));
 
-/** Data files read at run time from beside the code that reads them (`here/<name>`): copied into
- * dist/, where every chunk lives. */
+/** Data files read at run time from beside the code that reads them (`here/<name>`): in dist/, where
+ * every chunk lives, they are the entries of one file, `data.json` (src/core/resources.ts
+ * loadShippedJson: one tarball entry for every model). A data file a loader reads that is missing
+ * here runs the built package without it — test/package compares the installed package's items
+ * with the sources' on every fixture page. */
 const DATA_FILES = {
+  // the page-type SVM, read by middleware/classifier/index.ts
   'model.json': 'middleware/classifier/model.json',
-  // the main-text line model, read by middleware/article/lines.ts from `here/`
+  // the main-text line model, read by middleware/article/lines.ts
   'line-model.json': 'middleware/article/line-model.json',
+  // the forum floor model, read by middleware/forum/model.ts
+  'floor-model.json': 'middleware/forum/floor-model.json',
 };
+const DATA_BUNDLE = 'data.json';
 
 /** The shared (Redis) frontier's scripts in one JSON file (src/crawler/redis/scripts.ts reads
  * `here/redis-lua.json` when there is no `here/lua/`): one file in the tarball instead of fifteen. */
@@ -47,7 +54,8 @@ const luaBundle = () =>
 const dataFiles = {
   name: 'gleaner-data-files',
   generateBundle() {
-    for (const [fileName, from] of Object.entries(DATA_FILES)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
+    const data = Object.fromEntries(Object.entries(DATA_FILES).map(([name, from]) => [name, JSON.parse(readFileSync(from, 'utf8'))]));
+    this.emitFile({ type: 'asset', fileName: DATA_BUNDLE, source: JSON.stringify(data) });
     this.emitFile({ type: 'asset', fileName: 'redis-lua.json', source: luaBundle() });
   },
 };

@@ -23,8 +23,9 @@
  */
 import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
-import { loadJsonResource } from '../../src/core/resources.js';
+import { loadJsonResource, loadShippedJson } from '../../src/core/resources.js';
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { buildTree, classTokens, LINK_DENSITY_MAX, type SegInfo, type Tree } from './tree.js';
 import { subtreeEnd } from './content.js';
 
@@ -272,20 +273,20 @@ export function lineProbability(model: LineModel, names: string[]): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-const MODEL_PATH = fileURLToPath(new URL('./line-model.json', import.meta.url));
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The shipped model's name beside this file (in the build: an entry of dist/data.json). */
+const MODEL_NAME = 'line-model.json';
 /** Environment variable naming another line model file (one `npm run train:lines` wrote: a model
  * trained on your own pages, or bench:content's leave-site-out folds). */
 export const LINE_MODEL_ENV = 'GLEANER_LINE_MODEL';
+const checkLineModel = (m: LineModel, f: string) => {
+  if (m?.format !== 'gleaner-lines-1') throw new Error(`${f}: not a gleaner line model (format ${String(m?.format)})`);
+};
 /** The line model in use: the file GLEANER_LINE_MODEL names, else the one shipped beside this file. */
 export function shippedLineModel(): LineModel {
-  const file = process.env[LINE_MODEL_ENV] || MODEL_PATH;
-  return loadJsonResource<LineModel>(
-    file,
-    (m, f) => {
-      if (m?.format !== 'gleaner-lines-1') throw new Error(`${f}: not a gleaner line model (format ${String(m?.format)})`);
-    },
-    `line model ${file} not found${file === MODEL_PATH ? '' : ` (${LINE_MODEL_ENV})`}`,
-  );
+  const file = process.env[LINE_MODEL_ENV];
+  if (file) return loadJsonResource<LineModel>(file, checkLineModel, `line model ${file} not found (${LINE_MODEL_ENV})`);
+  return loadShippedJson<LineModel>(here, MODEL_NAME, checkLineModel, `line model ${path.join(here, MODEL_NAME)} not found`);
 }
 
 /** Every line of the page with the model's probability that it is main text, in page order. */

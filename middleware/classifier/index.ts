@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '../../src/core/page.js';
-import { loadJsonResource } from '../../src/core/resources.js';
+import { loadJsonResource, loadShippedJson } from '../../src/core/resources.js';
 import type { MiddlewareFactory, PageContext } from '../../src/core/middleware.js';
 import { NotConfigured, decideLabel } from '../../src/core/middleware.js';
 import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
@@ -30,7 +30,9 @@ export const LABELS: PageLabel[] = ['detail', 'list', 'forum', 'other'];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The model shipped with Gleaner (retrain with `gleaner train-classifier`). */
-export const MODEL_PATH = path.join(here, 'model.json');
+const MODEL_NAME = 'model.json';
+/** (In the build it is an entry of dist/data.json until a model is written here.) */
+export const MODEL_PATH = path.join(here, MODEL_NAME);
 
 const retrain = (file: string) => `retrain it with gleaner train-classifier --out ${file}`;
 
@@ -65,8 +67,10 @@ export function checkModel(model: SvmModelJson, file = 'the model'): void {
 }
 
 /** Read and check a model file (once per process, again when the file changes). */
-export function loadModel(file: string = MODEL_PATH): SvmModelJson {
-  return loadJsonResource<SvmModelJson>(file, checkModel, `page-type model not found: ${file} (train one with: gleaner train-classifier --out ${file})`);
+export function loadModel(file?: string): SvmModelJson {
+  const missing = (f: string) => `page-type model not found: ${f} (train one with: gleaner train-classifier --out ${f})`;
+  if (file) return loadJsonResource<SvmModelJson>(file, checkModel, missing(file));
+  return loadShippedJson<SvmModelJson>(here, MODEL_NAME, checkModel, missing(MODEL_PATH));
 }
 
 export interface ClassifyOptions {

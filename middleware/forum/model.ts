@@ -11,8 +11,9 @@
  * Shipped as `floor-model.json` beside this file; `GLEANER_FLOOR_MODEL` names another file (a
  * model trained on your own pages, or the benchmark's leave-site-out folds).
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadJsonResource } from '../../src/core/resources.js';
+import { loadJsonResource, loadShippedJson } from '../../src/core/resources.js';
 
 /** Feature name → value (binary features are 1; shares in [0, 1]; counts log-scaled). */
 export type Features = Map<string, number>;
@@ -68,7 +69,9 @@ export function decide(s: Scorer, fs: ReadonlyArray<Features | undefined>, rule:
   return score(s, fs[k]!) - score(s, r) >= s.margin ? k : rule;
 }
 
-const MODEL_PATH = fileURLToPath(new URL('./floor-model.json', import.meta.url));
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The shipped model's name beside this file (in the build: an entry of dist/data.json). */
+const MODEL_NAME = 'floor-model.json';
 /** Environment variable naming another floor model file. */
 export const FLOOR_MODEL_ENV = 'GLEANER_FLOOR_MODEL';
 
@@ -79,11 +82,14 @@ export function checkFloorModel(m: FloorModel, file: string): void {
 /** The floor model in use: the file GLEANER_FLOOR_MODEL names, else the one shipped beside this
  * file; undefined when neither exists (the rules alone then decide). */
 export function floorModel(): FloorModel | undefined {
-  const file = process.env[FLOOR_MODEL_ENV] || MODEL_PATH;
+  const file = process.env[FLOOR_MODEL_ENV];
+  if (file) return loadJsonResource<FloorModel>(file, checkFloorModel, `floor model ${file} not found (${FLOOR_MODEL_ENV})`);
+  const missing = `floor model ${path.join(here, MODEL_NAME)} not found`;
   try {
-    return loadJsonResource<FloorModel>(file, checkFloorModel, `floor model ${file} not found`);
+    return loadShippedJson<FloorModel>(here, MODEL_NAME, checkFloorModel, missing);
   } catch (e) {
-    if (file !== MODEL_PATH) throw e;
-    return undefined;
+    // (before the first `npm run train:floors`: the rules alone decide)
+    if ((e as Error).message === missing) return undefined;
+    throw e;
   }
 }

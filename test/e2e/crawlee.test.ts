@@ -96,21 +96,10 @@ describe('a plain CheerioCrawler + withGleaner (examples/cheerio-crawler.ts)', (
       const ours = byUrl(items);
       const theirs = byUrl(framework);
       expect([...ours.keys()].sort()).toEqual([...theirs.keys()].sort());
-      // Equal items, but for at most one page whose text differs by template lines: measured after
-      // the forum and site-type merges (2026-12-02), the last page of one thread keeps 回复/举报
-      // lines in the crawl that withGleaner drops (the same with --threads 0; cause not found —
-      // the crawl re-runs early pages once their site shows evidence, which feeds the site
-      // template twice; a re-run that does not count the page in the template, tried in the fifth
-      // session, left the difference as it was). Since the forum merge of the fifth session that
-      // page (a thread's last page, two posts) differs in its posts too: through withGleaner each
-      // post is its body with its floor number (17, 18); in the crawl each post's content is the
-      // whole floor ("17#", the date line, the body, a signature, "回复 举报") and no floor number
-      // — the crawl's site state (template, learned floor layout) gives the worse answer; not traced
-      // further. Every other field of every item must be equal.
-      const differing = [...ours].filter(([url, item]) => JSON.stringify(item) !== JSON.stringify(theirs.get(url)));
-      expect(differing.length, differing.map(([u]) => u).join('\n')).toBeLessThanOrEqual(1);
-      const textOnly = (it: Item | undefined) => JSON.parse(JSON.stringify(it, (k, v) => (['content', 'contentHtml', 'floor'].includes(k) ? undefined : v))) as unknown;
-      for (const [url, item] of differing) expect(textOnly(item), url).toEqual(textOnly(theirs.get(url)));
+      // Equal items (fetch times aside). A difference here once traced to the build: the crawl
+      // runs dist/, which lacked the forum floor model, so its thread pages split floors by the
+      // rules alone while withGleaner (the sources) used the model.
+      expect([...ours].filter(([url, item]) => JSON.stringify(item) !== JSON.stringify(theirs.get(url))).map(([u]) => u)).toEqual([]);
 
       // Every page decoded from its own bytes: the GBK news pages whose charset is only in
       // <meta> (or nowhere) too — no replacement character anywhere, Chinese titles.

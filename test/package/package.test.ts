@@ -134,7 +134,7 @@ describe('the tarball', () => {
     console.log(`tarball: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} kB`);
     expect(packed.entryCount).toBeLessThanOrEqual(MAX_FILES);
     expect(files.filter((f) => !/^(dist\/|bin\/gleaner\.js$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(f))).toEqual([]);
-    for (const f of ['LICENSE', 'CHANGELOG.md', 'README.md', 'dist/model.json', 'dist/index.js', 'dist/index.d.ts', 'dist/extract.js', 'dist/extract.d.ts', 'dist/crawlee.js', 'dist/crawlee.d.ts', 'dist/cli.js', 'dist/spiders/demo.js']) expect(files).toContain(f);
+    for (const f of ['LICENSE', 'CHANGELOG.md', 'README.md', 'dist/data.json', 'dist/index.js', 'dist/index.d.ts', 'dist/extract.js', 'dist/extract.d.ts', 'dist/crawlee.js', 'dist/crawlee.d.ts', 'dist/cli.js', 'dist/spiders/demo.js']) expect(files).toContain(f);
     expect(files.some((f) => /test|bench|\.ts$/.test(f.replace(/\.d\.ts$/, '')))).toBe(false);
   });
 
@@ -458,6 +458,54 @@ describe('the gleaner command (plain node, from node_modules/.bin)', () => {
     expect(one.some((i) => JSON.stringify(i).includes('"publishedAtText":"3小时前"') && JSON.stringify(i).includes('2024-05-01T09:00'))).toBe(true);
     expect(items(3)).toEqual(one);
   }, 120_000);
+
+  it('extract --batch gives the items the sources give: every model and data file is in the package', async () => {
+    // The fixture pages and every page of the demo site (its forum threads need the floor model,
+    // which the build once left out: the installed package then split floors by the rules alone).
+    const demo = await startDemoServer();
+    const lines: string[] = [];
+    try {
+      const seen = new Set<string>();
+      const queue = ['/'];
+      const dir = path.join(tmp, 'demo-pages');
+      mkdirSync(dir, { recursive: true });
+      while (queue.length) {
+        const p = queue.shift()!;
+        if (seen.has(p)) continue;
+        seen.add(p);
+        const res = await fetch(demo.url + p);
+        if (!res.ok || !/html/.test(res.headers.get('content-type') ?? '')) continue;
+        const body = Buffer.from(await res.arrayBuffer());
+        const file = path.join(dir, `${seen.size}.html`);
+        writeFileSync(file, body);
+        lines.push(JSON.stringify({ id: `demo${p}`, path: file, url: `https://demo.example.com${p}` }));
+        for (const m of body.toString('latin1').matchAll(/href="([^"#?]+)"/g)) {
+          const u = URL.parse(m[1]!, demo.url + p);
+          if (u?.origin === demo.url) queue.push(u.pathname);
+        }
+      }
+    } finally {
+      await demo.close();
+    }
+    expect(lines.length).toBeGreaterThanOrEqual(40);
+    expect(lines.some((l) => l.includes('/forum/thread-'))).toBe(true);
+    const fixtures = readdirSync(path.join(root, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    for (const f of fixtures) lines.push(JSON.stringify({ id: f, path: path.join(root, 'test', 'fixtures', f), url: `https://site.example.com/${f}` }));
+    const manifest = path.join(tmp, 'manifest-sources.jsonl');
+    writeFileSync(manifest, lines.join('\n') + '\n');
+    const items = (cmd: string[], cwd: string, out: string) => {
+      const r = spawnSync(process.execPath, [...cmd, 'extract', '--batch', manifest, '--out', out, '--jobs', '1', '--fetched-at', '2024-05-01T12:00:00+08:00'], { cwd, encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return new Map(readFileSync(out, 'utf8').trim().split('\n').map((l) => {
+        const { fetchedAt: _f, ...rest } = JSON.parse(l) as Record<string, unknown>;
+        return [String(rest.id), rest] as const;
+      }));
+    };
+    const installed = items([bin()], project, path.join(tmp, 'installed.jsonl'));
+    const sources = items(['--import', 'tsx', path.join(root, 'src', 'cli', 'main.ts')], root, path.join(tmp, 'sources.jsonl'));
+    expect(installed.size).toBe(lines.length);
+    expect([...installed.keys()].filter((id) => JSON.stringify(installed.get(id)) !== JSON.stringify(sources.get(id)))).toEqual([]);
+  }, 240_000);
 
   it('crawls the bundled demo site (the demo spider from dist/spiders)', () => {
     const storage = path.join(tmp, 'storage');
