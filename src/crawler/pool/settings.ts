@@ -28,8 +28,20 @@ export const WORKER_YOUNG_GENERATION_MB = 12;
 /** How long `close` waits for the workers to close their chains (`Middleware.close`). */
 export const CLOSE_WAIT_MS = 2_000;
 
-/** Worker threads for a machine: one per core (the crawl thread's own work is light). */
+/** Environment variable with the default number of chain threads (`0`: the chain on the crawl
+ * thread), for every crawl that names none (`--threads`, `crawler.threads`). The test suite sets 0:
+ * from the TypeScript sources each worker thread loads the chain through tsx (~2.4 s of CPU per
+ * thread and crawl); the tests of the threads name theirs. */
+export const THREADS_ENV = 'GLEANER_THREADS';
+
+/** Worker threads for a machine: GLEANER_THREADS, else one per core (the crawl thread's own work
+ * is light). */
 export function defaultThreads(): number {
+  const env = process.env[THREADS_ENV]?.trim();
+  if (env) {
+    if (!/^\d+$/.test(env)) throw new Error(`${THREADS_ENV}=${env}: give a whole number of chain threads (0: the chain on the crawl thread)`);
+    return Number(env);
+  }
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
