@@ -47,11 +47,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 3,
-    // Crawls that name no chain threads run the chain on the crawl thread (src/crawler/pool/settings.ts
-    // THREADS_ENV): from the sources each worker thread loads the chain through tsx, ~2.4 s of CPU
-    // per thread and crawl. The tests of the threads (test/crawler/pool, test/e2e/threads, the
-    // package's spider forms, the zero-config orders, the faults' memory bound) name theirs.
-    env: { GLEANER_THREADS: '0' },
+    // Crawls from the sources that name no chain threads run the chain on the crawl thread
+    // (src/crawler/pool/settings.ts SOURCE_THREADS_ENV): there each worker thread loads the chain
+    // through tsx, ~2.4 s of CPU per thread and crawl. The built package (child crawls, the CLI)
+    // ignores it; the tests of the threads name theirs.
+    env: { GLEANER_SOURCE_THREADS: '0' },
     projects: [
       {
         extends: true,

@@ -15,9 +15,8 @@ import { startFaultServer, type FaultServer, type RobotsMode } from './server.js
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 /** Peak RSS of the crawl process (issue 14's target, restored by issue 22): the crawl runs the built
- * package, as an installed user's does, with the default chain threads (the suite's GLEANER_THREADS=0
- * is cleared for it; 369 MB measured with two; with the chain's threads loading the TypeScript
- * sources through tsx the same set peaked at 463-475 MB). */
+ * package, as an installed user's does (369 MB measured with the default two chain threads; with
+ * the chain's threads loading the TypeScript sources through tsx the same set peaked at 463-475 MB). */
 const MAX_RSS_MB = 400;
 /** SIGTERM honoured within this (issue 14 target). */
 const SIGNAL_BUDGET_MS = 2_000;
@@ -32,7 +31,7 @@ interface ChildResult {
 function crawlChild(spider: object, storage: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
     cwd: root,
-    env: { ...process.env, GLEANER_THREADS: '', FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: storage, ...env },
+    env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: storage, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
