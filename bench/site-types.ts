@@ -16,13 +16,13 @@
  * order, src/crawler/run/sequence.ts; and the order another site's links give) and prints the revised
  * figures per order: how much a site's types hang on the order its pages come in.
  *
- * Usage: npx tsx bench/site-types.ts [--errors] [--in-sample] [--jitter N]
+ * Usage: npx tsx bench/site-types.ts [--errors] [--in-sample] [--jitter N] [--recheck]
  */
 import { Extractor } from '../src/chain/extractor.js';
 import { finishItem, processPage } from '../src/chain/process.js';
 import { createPage } from '../src/core/page.js';
 import { silentLogger } from '../src/core/middleware.js';
-import { takeRevisions } from '../middleware/classifier/index.js';
+import { provisionalPages, takeRevisions } from '../middleware/classifier/index.js';
 import { printTable } from './lib/data.js';
 import { crawlOrder, foldModel, ORIGIN, sitesOf } from './lib/sites-crawl.js';
 
@@ -33,6 +33,10 @@ const errors = process.argv.includes('--errors');
 const jitterAt = process.argv.indexOf('--jitter');
 const JITTERS = jitterAt >= 0 ? Number(process.argv[jitterAt + 1] ?? 0) : 0;
 const inSample = process.argv.includes('--in-sample');
+/** `--recheck`: the page-type stage's `recheck` option on, and the held pages typed again at the end
+ * of each site's pages, their item replacing the one stored (what src/crawler/run/revisions.ts does
+ * at a crawl's end). */
+const recheck = process.argv.includes('--recheck');
 const rows: (string | number)[][] = [];
 const total = { emitted: new Map<string, [number, number]>(), revised: new Map<string, [number, number]>() };
 const wrong: string[][] = [];
@@ -41,7 +45,8 @@ const cell = (m: Map<string, [number, number]>, t: string) => (m.get(t) ? `${(m.
 async function typeSites(jitter?: { window: number; seed: number }): Promise<void> {
   for (const site of sitesOf()) {
     const siteModel = inSample ? undefined : foldModel(site);
-    const extractor = new Extractor({ kind: 'auto', middleware: siteModel ? { 'page-type': { options: { siteModel } } } : undefined });
+    const options = { ...(siteModel ? { siteModel } : {}), ...(recheck ? { recheck: true } : {}) };
+    const extractor = new Extractor({ kind: 'auto', middleware: Object.keys(options).length ? { 'page-type': { options } } : undefined });
     const order = crawlOrder(site, jitter);
     const emitted = new Map<string, string>();
     const revised = new Map<string, string>();
@@ -63,6 +68,18 @@ async function typeSites(jitter?: { window: number; seed: number }): Promise<voi
         const it = finishItem(ctx);
         revised.set(k, KIND_TYPE[it.kind] ?? it.kind);
         revisedPages++;
+      }
+    }
+    if (recheck) {
+      // the crawl's end: each held page through the chain again with its request as it came
+      for (const url of provisionalPages(extractor.store.site(siteKey).data).recheck) {
+        const k = new URL(url).pathname;
+        const again = order.find((o) => o.key === k);
+        if (!again) continue;
+        const ctx = await processPage(createPage({ url, body: again.body }), { url }, { spider: 'extract', chain: extractor.chain, store: extractor.store, log: silentLogger, siteKey });
+        const it = finishItem(ctx);
+        revised.set(k, KIND_TYPE[it.kind] ?? it.kind);
+        pageTypes.set(k, it.pageType ? `${it.pageType.label} ${JSON.stringify(it.pageType.probabilities)} (rechecked)` : '-');
       }
     }
     await extractor.close();

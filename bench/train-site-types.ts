@@ -66,7 +66,7 @@ const JITTERS = (process.env.SITE_JITTERS ?? '16:1,16:2,100000:3').split(',').fi
 const NOISE = Number(process.env.SITE_NOISE ?? 0.3);
 /** Features left out of the fit (their weights stay 0), of SITE_FEATURES or SITE_TYPED_FEATURES:
  * SITE_MASK=name,name (see the header: which the shipped and the order-free models leave out). */
-const MASK = new Set((process.env.SITE_MASK ?? 'shape_looks,section_looks,linked_from').split(',').filter(Boolean));
+const MASK = new Set((process.env.SITE_MASK ?? 'shape_looks,section_looks,linked_from,entries_linked_elsewhere,offsite_entries').split(',').filter(Boolean));
 /** Whether pages met before the site showed evidence are left out (decideOnSite keeps their
  * classifier type; SITE_GATE=0 trains on them too: experiments, the model is then gated all the same). */
 const GATE = process.env.SITE_GATE !== '0';
@@ -167,16 +167,20 @@ export function fit(examples: Example[], info: unknown): SiteTypeModel {
   const Wi = (c: number, j: number) => c * d + j;
   const Vi = (k: number) => K * d + k;
   const Bi = (c: number) => K * d + T + c;
+  // (the typed values read once, not at every iteration)
+  const typedAll = xs.map(typedOf);
+  const logits = new Array<number>(K);
   for (let it = 1; it <= ITERATIONS; it++) {
     const g = new Float64Array(P);
     for (let i = 0; i < z.length; i++) {
-      const typed = typedOf(xs[i]!);
-      const logits = Array.from({ length: K }, (_, c) => {
+      const typed = typedAll[i]!;
+      const zi = z[i]!;
+      for (let c = 0; c < K; c++) {
         let s = theta[Bi(c)]!;
-        for (let j = 0; j < d; j++) s += theta[Wi(c, j)]! * z[i]![j]!;
+        for (let j = 0; j < d; j++) s += theta[Wi(c, j)]! * zi[j]!;
         for (let k = 0; k < T; k++) s += theta[Vi(k)]! * typed[k]![c]!;
-        return s;
-      });
+        logits[c] = s;
+      }
       const m = Math.max(...logits);
       const ex = logits.map((v) => Math.exp(v - m));
       const sum = ex.reduce((a, c) => a + c, 0);

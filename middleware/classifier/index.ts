@@ -15,7 +15,7 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { pageFeatures, FEATURES, FEATURE_SPEC, contentless } from './features.js';
 import { predict, type SvmModelJson } from './svm.js';
 import { documentKind } from './documents.js';
-import { countHeldPage, countHeldTypes, decideOnSite, holdUnsettledPage, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, takeHeldPage, type SiteTypeModel } from './site-rules.js';
+import { countHeldPage, countHeldTypes, decideOnSite, holdUnsettledPage, linkedEntries, needsListItems, observeTypedPage, readSiteTypeState, rememberEarlyPage, reviseEarlyPages, siteKnows, sitePost, siteTypeModel, takeHeldPage, type SiteTypeModel } from './site-rules.js';
 import { SITE_POST_KEY } from '../article/signals.js';
 export { provisionalPages, takeRevisions, type Revision } from './site-rules.js';
 import { listItemUrls, listSignals, siteListSignals } from '../list/signals.js';
@@ -173,17 +173,22 @@ export const pageTypeMiddleware: MiddlewareFactory<PageTypeOptions> = (options =
         const result = decideOnSite(siteModel, state, ctx.page.url, classified, evidence, document);
         ctx.label = decideLabel(ctx.request, result);
         ctx.item.pageType = result;
+      }
+      // (the entries a list page counts as listed: the list extractor's with the site's shapes)
+      const listItems = ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : [];
+      if (ctx.label && looks !== undefined && heldAs === undefined) {
         // typed before the site showed evidence: typed again once it does (takeRevisions)
-        if (ctx.label && !document && !siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: classified, evidence, hint: ctx.request.labelHint });
+        // (with what it counts as listed and linked, taken out while it is typed again)
+        const linked = recheck ? [...linkedEntries(state, evidence.mainEntries, evidence.mainOpen)] : undefined;
+        if (!siteKnows(state)) rememberEarlyPage(state, { url: ctx.page.url, label: ctx.label, result: looks, evidence, hint: ctx.request.labelHint, listed: recheck ? listItems : undefined, linked });
         // typed just after the site showed evidence: held with the early pages, typed again with them
-        else if (ctx.label && !document && heldAs === undefined) holdUnsettledPage(state, ctx.page.url, ctx.label);
+        else holdUnsettledPage(state, ctx.page.url, ctx.label, listItems, linked);
       }
       // one of the site's posts by its evidence: the article stage takes a short body as its content
       ctx.scratch[SITE_POST_KEY] = ctx.label === 'detail' && sitePost(state, ctx.page.url);
-      const listItems = () => (ctx.label === 'list' ? listItemUrls(ctx.page, ctx.site.data) : []);
       if (heldAs !== undefined) {
-        if (ctx.label) countHeldPage(state, ctx.page.url, heldAs, ctx.label, listItems());
-      } else if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, listItems(), evidence.mainEntries, { classified: looks, mainOpen: evidence.mainOpen });
+        if (ctx.label) countHeldPage(state, heldAs, ctx.label, listItems);
+      } else if (ctx.label) observeTypedPage(state, ctx.page.url, ctx.label, listItems, evidence.mainEntries, { classified: looks, mainOpen: evidence.mainOpen });
       reviseEarlyPages(state, siteModel, recheck);
       ctx.site.touch();
     },

@@ -24,14 +24,14 @@ export interface SiteTypeModel {
 
 export const SITE_TYPE_MODEL: SiteTypeModel = {
   format: "gleaner-site-types/2",
-  featuresVersion: 10,
-  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","items_to_posts","evidence","section_seen","contentless","linked_from"],
+  featuresVersion: 11,
+  features: ["later_page","listed","listed_many","shape_items","section_items","open_entries","open_to_posts","child_links","learned_to_posts","items_to_posts","evidence","section_seen","contentless","linked_from","entries_linked_elsewhere","offsite_entries"],
   typedFeatures: ["classifier","shape_share","section_share","shape_looks","section_looks"],
   labels: ["detail","list","other"],
-  mean: [0.118177,0.470706,0.349274,0.478623,0.488147,0.221312,0.225042,0.03253,0.290425,0.285453,1,0.931773,0.505258,0.236571],
-  std: [0.322818,0.499141,0.476741,0.494461,0.493558,0.381756,0.408354,0.164559,0.351525,0.364027,1,0.22843,0.499972,0.229355],
-  weights: [[-0.028386,0.64232,0.610104,0.582417,0.866039,0.056773,0.019787,-0.911098,0.046238,-0.226408,0,-0.116569,0.096404,0],[0.247737,-0.5557,-0.371113,-0.405421,0.486162,-0.098657,-0.080804,0.797679,1.419971,0.846199,0,-0.107519,0.413125,0],[-0.219288,-0.08751,-0.237903,-0.176802,-1.356355,0.041897,0.061021,0.113442,-1.465938,-0.619911,0,0.224083,-0.509523,0]],
+  mean: [0.118177,0.470706,0.349274,0.478623,0.488147,0.221312,0.225042,0.03253,0.290425,0.285453,1,0.931773,0.505258,0.236571,0,0],
+  std: [0.322818,0.499141,0.476741,0.494461,0.493558,0.381756,0.408354,0.164559,0.351525,0.364027,1,0.22843,0.499972,0.229355,1,1],
+  weights: [[-0.028386,0.64232,0.610104,0.582417,0.866039,0.056773,0.019787,-0.911098,0.046238,-0.226408,0,-0.116569,0.096404,0,0,0],[0.247737,-0.5557,-0.371113,-0.405421,0.486162,-0.098657,-0.080804,0.797679,1.419971,0.846199,0,-0.107519,0.413125,0,0,0],[-0.219288,-0.08751,-0.237903,-0.176802,-1.356355,0.041897,0.061021,0.113442,-1.465938,-0.619911,0,0.224083,-0.509523,0,0,0]],
   typed: [2.454402,1.465197,2.217554,0,0],
   bias: [0.240491,0.048362,-0.093514],
-  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":4,"l2":0.001,"rollout":0,"mask":["shape_looks","section_looks","linked_from"]},
+  trainedOn: {"sites":["hexo-007xiaoxingxing","hexo-2882889","hexo-adamyuanyuan","hexo-arthurwang","hexo-ash","hexo-bdffzi","hugo-137782866","jekyll-bigsk1","jekyll-dcreager"],"pages":1023,"orders":4,"l2":0.001,"rollout":0,"mask":["shape_looks","section_looks","linked_from","entries_linked_elsewhere","offsite_entries"]},
 };

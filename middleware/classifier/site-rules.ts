@@ -181,7 +181,7 @@ export interface SiteTypeState {
    * with the type each counts as now: their items wait for the crawl's end, when each page is typed
    * again from its body against what the site has taught by then (takeHeldPage; absent in state
    * written before it). */
-  held?: Array<{ url: string; label: PageLabel }>;
+  held?: HeldPage[];
   /** Pages observed when the site first showed evidence (absent before it does). */
   knownAt?: number;
   /** Whether the held pages' types were taken out of the site's evidence (takeHeldPage). */
@@ -189,7 +189,30 @@ export interface SiteTypeState {
   /** Pages observed when the held pages' types were taken out. */
   heldOutAt?: number;
   /** Held pages typed again whose new types do not count yet (countHeldPage). */
-  recount?: Array<{ url: string; label: PageLabel }>;
+  recount?: HeldPage[];
+}
+
+/** A held page (SiteTypeState.held): the type it counts as and, when it was counted as a list, the
+ * entries it counted as listed (heldListed), taken out of the site's evidence with its type while
+ * the held pages are typed again: a page's own entries must not tell that it is a list. */
+export interface HeldPage {
+  url: string;
+  label: PageLabel;
+  listed?: string[];
+  /** The main-list entries it counted as linked (linkedEntries). */
+  linked?: string[];
+  /** (typed again, state.recount) The entries it counted as listed, now that it is no list. */
+  unlisted?: string[];
+}
+
+/** Entries of a held list page kept to be taken out again (the first ones: a list page lists some
+ * tens; an archive of thousands is taken out in part). */
+export const MAX_HELD_LISTED = 100;
+function heldListed(label: PageLabel, listed: readonly string[] | undefined): string[] | undefined {
+  return label === 'list' && listed?.length ? listed.slice(0, MAX_HELD_LISTED) : undefined;
+}
+function heldLinked(linked: readonly string[] | undefined): string[] | undefined {
+  return linked?.length ? linked.slice(0, MAX_HELD_LISTED) : undefined;
 }
 
 /** A page typed before the site showed evidence: what is needed to type it again. */
@@ -201,6 +224,10 @@ export interface EarlyPage {
   evidence: PageListEvidence;
   /** The type the link that led there suggested (a list's entry → detail), if any. */
   hint?: string;
+  /** The entries it counted as listed, when it was counted as a list, and as linked
+   * (observeTypedPage). */
+  listed?: string[];
+  linked?: string[];
 }
 
 /** A page typed again: its item, stored as `from`, should be re-emitted as `to` (see takeRevisions). */
@@ -251,8 +278,15 @@ export interface ObservedPage {
   mainOpen?: boolean;
 }
 
-/** Count the page's main-list entries (same host, not itself) as linked once more. */
-function countLinked(state: SiteTypeState, url: string, entries: readonly string[]): void {
+/** The main-list entries of a page that observeTypedPage counts as linked (countLinked): its main
+ * list when it sits outside chrome and is no block the site shows unchanged on many pages. */
+export function linkedEntries(state: SiteTypeState, mainList: readonly string[] | undefined, mainOpen: boolean | undefined): readonly string[] {
+  return mainOpen && mainList?.length && (state.blocks[fingerprint(mainList)]?.n ?? 0) < TEMPLATE_BLOCK_PAGES ? mainList : [];
+}
+
+/** Count the page's main-list entries (same host, not itself) as linked once more (`sign` -1:
+ * once less, a held page's taken out). */
+function countLinked(state: SiteTypeState, url: string, entries: readonly string[], sign: 1 | -1 = 1): void {
   const host = hostOf(url);
   const self = pageKey(url);
   const linked = (state.linked ??= []);
@@ -266,7 +300,9 @@ function countLinked(state: SiteTypeState, url: string, entries: readonly string
     seen.add(k);
     const h = hash(k);
     const at = index.get(h);
-    if (at !== undefined) counts[at]!++;
+    if (sign < 0) {
+      if (at !== undefined && counts[at]! > 0) counts[at]!--;
+    } else if (at !== undefined) counts[at]!++;
     else {
       index.set(h, linked.length);
       linked.push(h);
@@ -315,7 +351,8 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
   const fp = mainList?.length ? fingerprint(mainList) : undefined;
   // the pages the page's own main list points to, whatever the page was typed: how many of the
   // site's pages list a page (not a block the site shows unchanged on many pages)
-  if (observed.mainOpen && mainList?.length && (state.blocks[fp!]?.n ?? 0) < TEMPLATE_BLOCK_PAGES) countLinked(state, url, mainList);
+  const linked = linkedEntries(state, mainList, observed.mainOpen);
+  if (linked.length) countLinked(state, url, linked);
   if (classified) {
     const p = classifierTypes(classified);
     for (const [map, key] of [[state.shapes, urlShape(url)?.shape], [state.sections, urlSection(url)]] as const) {
@@ -354,8 +391,9 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
 
 /** A list page's entries (same host, not itself) counted as listed URLs and as entries of their
  * URL shapes. */
-function countListed(state: SiteTypeState, url: string, listItems: readonly string[], t: number): void {
+function countListed(state: SiteTypeState, url: string, listItems: readonly string[], t: number, sign: 1 | -1 = 1): void {
   if (!listItems.length) return;
+  if (sign < 0) return uncountListed(state, url, listItems);
   const host = hostOf(url);
   if (host === undefined) return;
   const self = pageKey(url);
@@ -396,6 +434,39 @@ function countListed(state: SiteTypeState, url: string, listItems: readonly stri
   if (state.listed.length > MAX_LISTED) {
     state.listed.splice(0, state.listed.length - MAX_LISTED);
     state.listedCount.splice(0, state.listedCount.length - MAX_LISTED);
+  }
+}
+
+/** countListed undone (a held page's entries taken out of the site's evidence, takeHeldPage). */
+function uncountListed(state: SiteTypeState, url: string, listItems: readonly string[]): void {
+  const host = hostOf(url);
+  if (host === undefined) return;
+  const self = pageKey(url);
+  const seen = new Set<string>();
+  const shapesListed = new Set<string>();
+  const index = listedIndex(state);
+  const down = (map: Record<string, ShapeCounts>, key: string | undefined) => {
+    const c = key === undefined ? undefined : map[key];
+    if (c && c.i > 0) c.i--;
+  };
+  for (const item of listItems) {
+    const k = pageKey(item);
+    if (k === undefined || k === self || seen.has(k) || hostOf(item) !== host) continue;
+    seen.add(k);
+    const at = index.get(hash(k));
+    // (an entry no longer kept was counted long ago: the shape counts keep it too)
+    if (at === undefined) continue;
+    if (state.listedCount[at]! > 0) state.listedCount[at]!--;
+    if (state.items > 0) state.items--;
+    const itemShape = urlShape(item)?.shape;
+    down(state.shapes, itemShape);
+    if (itemShape !== undefined) shapesListed.add(itemShape);
+    down(state.sections, urlSection(item));
+  }
+  const lists = urlShape(url) === undefined ? POST_SHAPE_LISTS : 1;
+  for (const sh of shapesListed) {
+    const c = state.shapes[sh];
+    if (c) c.k = Math.max(0, (c.k ?? 0) - lists);
   }
 }
 
@@ -462,9 +533,11 @@ export const SITE_FEATURES = [
   'section_seen',
   'contentless',
   'linked_from',
+  'entries_linked_elsewhere',
+  'offsite_entries',
 ] as const;
 /** Bump when a feature's definition changes: models trained on another version are refused. */
-export const SITE_FEATURES_VERSION = 10;
+export const SITE_FEATURES_VERSION = 11;
 
 export interface SiteFeatureVector {
   /** SITE_FEATURES order. */
@@ -542,6 +615,24 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   // the page's own main list: outside chrome, and not a block the site shows unchanged elsewhere
   const template = evidence.mainEntries.length > 0 && (state.blocks[fingerprint(evidence.mainEntries)]?.n ?? 0) >= TEMPLATE_BLOCK_PAGES;
   const main = evidence.mainOpen && !template ? others(evidence.mainEntries) : [];
+  // (the whole main list, other hosts included: how much of it leads off the site)
+  let mainAll = 0;
+  let offsite = 0;
+  if (evidence.mainOpen && !template) {
+    for (const u of evidence.mainEntries) {
+      const h = hostOf(u);
+      if (h === undefined) continue;
+      if (h !== host) offsite++;
+      if (h !== host || pageKey(u) !== self) mainAll++;
+    }
+  }
+  // (the URLs some page's main list pointed to)
+  const linkedIndex = new Set<number>();
+  if (main.length) {
+    (state.linked ?? []).forEach((h, i) => {
+      if (state.linkedCount![i]! > 0) linkedIndex.add(h);
+    });
+  }
   const mainPosts = main.filter((u) => postLike(state, u, index)).length;
   const learnedPosts = new Set(others(evidence.learnedEntries).filter((u) => postLike(state, u, index)).map(pageKey)).size;
   const itemPosts = new Set(others(evidence.listItems ?? []).filter((u) => postLike(state, u, index)).map(pageKey)).size;
@@ -574,6 +665,12 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
       shape ? Math.min(1, ((sec?.d ?? 0) + (sec?.l ?? 0) + (sec?.o ?? 0)) / SECTION_SEEN) : NaN,
       contentless(result) ? 1 : 0,
       Math.log1p(linkedCount(state, url)) / Math.log(11),
+      // read from no decision: how much of the page's own main list other pages of the site also
+      // list in theirs (an archive's posts are the index's and the tags'; a publications page's
+      // papers, a project page's subpages are its own), and how much of it leads off the site (a
+      // links page)
+      main.length ? main.filter((u) => linkedIndex.has(hash(pageKey(u)!))).length / main.length : 0,
+      mainAll ? offsite / mainAll : 0,
     ],
     // a page without content is `other` by the classifier's rule, not by its model: that is no
     // probability of the other type (the short list of a tag with one post has little text too)
@@ -716,7 +813,7 @@ export function siteKnows(state: SiteTypeState): boolean {
 export function rememberEarlyPage(state: SiteTypeState, page: EarlyPage): void {
   if (siteKnows(state) || state.early.length >= MAX_EARLY || state.early.some((e) => e.url === page.url)) return;
   const cap = (xs: readonly string[]) => xs.slice(0, MAX_EARLY_ENTRIES);
-  state.early.push({ ...page, evidence: { ...page.evidence, mainEntries: cap(page.evidence.mainEntries), learnedEntries: cap(page.evidence.learnedEntries) } });
+  state.early.push({ ...page, listed: heldListed(page.label, page.listed), linked: heldLinked(page.linked), evidence: { ...page.evidence, mainEntries: cap(page.evidence.mainEntries), learnedEntries: cap(page.evidence.learnedEntries) } });
 }
 
 /**
@@ -729,11 +826,12 @@ export function rememberEarlyPage(state: SiteTypeState, page: EarlyPage): void {
 export function reviseEarlyPages(state: SiteTypeState, model: SiteTypeModel, recheck = false): Revision[] {
   if (!state.early.length || !siteKnows(state)) return [];
   const out: Revision[] = [];
-  const held: Array<{ url: string; label: PageLabel }> = [];
+  const held: HeldPage[] = [];
   for (const e of state.early) {
     const pageType = decideOnSite(model, state, e.url, e.result, e.evidence, false);
     const to = decideLabel({ labelHint: e.hint }, pageType);
-    held.push({ url: e.url, label: to ?? e.label });
+    // (its entries counted as listed when it came typed a list: a revision moves its type only)
+    held.push({ url: e.url, label: to ?? e.label, listed: heldListed(e.label, e.listed), linked: e.linked });
     if (!to || to === e.label) continue;
     moveLabel(state, e.url, e.label, to);
     out.push({ url: e.url, from: e.label, to, pageType });
@@ -787,38 +885,48 @@ function settled(state: SiteTypeState): boolean {
 /**
  * The page is one of the site's held early pages, come back through the chain to be typed again
  * (src/crawler/run/revisions.ts): it leaves the held pages and its count for its URL shape and
- * section is taken out (the page is typed as though it came now; countHeldPage puts it back under
- * its new type). Returns the type it counted as, or undefined for any other page.
+ * section is taken out, and so are the entries it counted as listed and linked: the page is typed
+ * as though it came now, its own list telling nothing of itself (countHeldPage puts it back under
+ * its new type). Returns the held page (the type it counted as), or undefined for any other page.
  */
-export function takeHeldPage(state: SiteTypeState, url: string): PageLabel | undefined {
+export function takeHeldPage(state: SiteTypeState, url: string): HeldPage | undefined {
   const i = state.held?.findIndex((h) => h.url === url) ?? -1;
   if (i < 0) return undefined;
   // (the first one back takes every held page's type out of the site's evidence: they are typed
   // again against the pages typed for good, each counting again as it is)
-  if (!state.heldOut) for (const h of state.held!) moveLabel(state, h.url, h.label, undefined);
-  if (!state.heldOut) state.heldOutAt = state.pages;
+  if (!state.heldOut) {
+    for (const h of state.held!) moveLabel(state, h.url, h.label, undefined);
+    state.heldOutAt = state.pages;
+  }
   state.heldOut = true;
   const [h] = state.held!.splice(i, 1);
-  return h!.label;
+  // (its own entries out while it is typed: countHeldPage puts them back)
+  if (h!.listed) countListed(state, h!.url, h!.listed, state.pages, -1);
+  if (h!.linked) countLinked(state, h!.url, h!.linked, -1);
+  return h!;
 }
 
 /** Pages held a site at most (early pages and those of the SETTLE_PAGES after). */
 export const MAX_HELD = 24;
 
 /** Hold a page typed by the classifier in the SETTLE_PAGES after the site showed evidence. */
-export function holdUnsettledPage(state: SiteTypeState, url: string, label: PageLabel): void {
+export function holdUnsettledPage(state: SiteTypeState, url: string, label: PageLabel, listed?: readonly string[], linked?: readonly string[]): void {
   if (!state.held || state.heldOut || state.knownAt === undefined || settled(state) || state.held.length >= MAX_HELD || state.held.some((h) => h.url === url)) return;
-  state.held.push({ url, label });
+  state.held.push({ url, label, listed: heldListed(label, listed), linked: heldLinked(linked) });
 }
 
 /** A held page typed again (takeHeldPage) counted under its new type; a page that is a list now
  * and was not counts its entries as listed. */
-export function countHeldPage(state: SiteTypeState, url: string, from: PageLabel, label: PageLabel, listItems: readonly string[]): void {
-  // (the type counts for its URL shape and section once every held page is typed again: each is
-  // typed against the pages typed for good, not against the held ones typed again before it)
-  (state.recount ??= []).push({ url, label });
+export function countHeldPage(state: SiteTypeState, held: HeldPage, label: PageLabel, listItems: readonly string[]): void {
+  // (its own entries back as they counted; the type, and the entries of a page that became a list or
+  // stopped being one, count for the site once every held page is typed again: each is typed
+  // against the pages typed for good and the held ones as they came, not against the held ones
+  // typed again before it)
+  if (held.listed) countListed(state, held.url, held.listed, state.pages);
+  if (held.linked) countLinked(state, held.url, held.linked);
+  const became = label === 'list' && !held.listed;
+  (state.recount ??= []).push({ url: held.url, label, listed: became ? heldListed(label, listItems) : undefined, unlisted: label !== 'list' && held.listed ? held.listed : undefined });
   if (!state.held?.length) countHeldTypes(state);
-  if (label === 'list' && from !== 'list') countListed(state, url, listItems, state.pages);
 }
 
 /** The held pages typed again so far counted under their new types (countHeldPage; also once
@@ -827,10 +935,16 @@ export function countHeldPage(state: SiteTypeState, url: string, from: PageLabel
  * still out count again under the types they had). */
 export function countHeldTypes(state: SiteTypeState, force = true): void {
   if (!force && state.pages < (state.heldOutAt ?? 0) + MAX_HELD) return;
-  for (const r of state.recount ?? []) moveLabel(state, r.url, undefined, r.label);
+  for (const r of state.recount ?? []) {
+    moveLabel(state, r.url, undefined, r.label);
+    if (r.listed) countListed(state, r.url, r.listed, state.pages);
+    if (r.unlisted) countListed(state, r.url, r.unlisted, state.pages, -1);
+  }
   state.recount = [];
   if (force) return;
-  for (const h of state.held ?? []) moveLabel(state, h.url, undefined, h.label);
+  for (const h of state.held ?? []) {
+    moveLabel(state, h.url, undefined, h.label);
+  }
   state.held = [];
 }
 

@@ -14,8 +14,11 @@ import {
   decideOnSite,
   emptySiteTypeState,
   fingerprint,
+  countHeldPage,
   forumBoard,
+  holdUnsettledPage,
   laterPage,
+  linkedEntries,
   listedCount,
   MAX_BLOCKS,
   MAX_LISTED,
@@ -28,6 +31,7 @@ import {
   type SiteTypeState,
   sitePost,
   siteTypeModel,
+  takeHeldPage,
   SITE_FEATURES,
   SITE_TYPED_FEATURES,
   SITE_TYPE_MODEL_ENV,
@@ -137,6 +141,46 @@ describe('site state', () => {
     expect(f('https://b.example/posts/p0/')).toBeCloseTo(Math.log1p(2) / Math.log(11), 6);
     expect(f('https://b.example/posts/p1/')).toBeCloseTo(Math.log1p(1) / Math.log(11), 6);
     expect(f('https://b.example/posts/p9/')).toBe(0);
+  });
+  it('a held page typed again: its own entries (listed, linked) are taken out while it is, then put back under its new type', () => {
+    const s = emptySiteTypeState();
+    const posts = Array.from({ length: 6 }, (_, k) => `https://b.example/2024/01/0${k + 1}/p${k}/`);
+    const papers = ['https://b.example/publications/a/', 'https://b.example/publications/b/', 'https://b.example/publications/c/'];
+    observeTypedPage(s, 'https://b.example/', 'list', posts, posts, { mainOpen: true });
+    observeTypedPage(s, 'https://b.example/tags/t/', 'list', posts.slice(0, 2), posts.slice(0, 2), { mainOpen: true });
+    // a page counted as a list, and held: its entries count as listed and as linked
+    s.held = [];
+    s.knownAt = s.pages;
+    const url = 'https://b.example/publications/';
+    holdUnsettledPage(s, url, 'list', papers, linkedEntries(s, papers, true));
+    observeTypedPage(s, url, 'list', papers, papers, { mainOpen: true });
+    const archive = 'https://b.example/archive/';
+    const ev = (main: string[]) => ({ mainEntries: main, mainOpen: true, learnedEntries: [], childLinks: 0, listItems: main });
+    const result = { label: 'list', probabilities: { detail: 0.2, list: 0.6, forum: 0, other: 0.2 } };
+    const x = (u: string, main: string[]) => siteFeatures(s, u, result, ev(main)).x;
+    const [elsewhere, offsite, items] = ['entries_linked_elsewhere', 'offsite_entries', 'items_to_posts'].map((n) => SITE_FEATURES.indexOf(n as (typeof SITE_FEATURES)[number])) as [number, number, number];
+    const before = JSON.parse(JSON.stringify(s)) as SiteTypeState;
+    expect(x(url, papers)[elsewhere]).toBe(1); // (its own count: what takeHeldPage takes out)
+    expect(listedCount(s, papers[0]!)).toBe(1);
+    const h = takeHeldPage(s, url)!;
+    expect(h.label).toBe('list');
+    expect(listedCount(s, papers[0]!)).toBe(0);
+    expect(s.shapes['publications/*']!.i).toBe(0);
+    // the papers no other page lists; the archive's posts the index and the tag do
+    expect(x(url, papers)[elsewhere]).toBe(0);
+    expect(x(url, papers)[items]).toBe(0);
+    expect(x(archive, posts)[elsewhere]).toBe(1);
+    expect(x(archive, posts)[items]).toBeGreaterThan(0);
+    // a links page: its main list leads off the site
+    expect(x('https://b.example/links/', ['https://a.example/', 'https://c.example/', posts[0]!])[offsite]).toBeCloseTo(2 / 3, 6);
+    // typed other now: once every held page is back, its type and its links count, its entries no longer as listed
+    countHeldPage(s, h, 'other', []);
+    expect(s.held).toEqual([]);
+    expect(s.linkedCount).toEqual(before.linkedCount);
+    expect(listedCount(s, papers[0]!)).toBe(0);
+    expect(s.shapes['publications/*']).toMatchObject({ o: 0, i: 0 });
+    expect(s.sections['*']).toMatchObject({ l: 0, o: 1 });
+    expect(s.items).toBe(before.items - papers.length);
   });
   it('a main list shown unchanged on other pages is the template\'s: no list of the page\'s own', () => {
     const s = emptySiteTypeState();
