@@ -85,11 +85,15 @@ export function laterPage(url: string): boolean {
  * no fragment. */
 export function pageKey(url: string): string | undefined {
   try {
-    const u = new URL(url);
-    return `${u.host}${u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '')}${u.search}`;
+    return urlKey(new URL(url));
   } catch {
     return undefined;
   }
+}
+
+/** pageKey of a parsed URL. */
+function urlKey(u: URL): string {
+  return `${u.host}${u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '')}${u.search}`;
 }
 
 /** Order-free fingerprint of a set of URLs (a main list), as a string key. */
@@ -614,16 +618,30 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
     });
   // the page's own main list: outside chrome, and not a block the site shows unchanged elsewhere
   const template = evidence.mainEntries.length > 0 && (state.blocks[fingerprint(evidence.mainEntries)]?.n ?? 0) >= TEMPLATE_BLOCK_PAGES;
-  const main = evidence.mainOpen && !template ? others(evidence.mainEntries) : [];
-  // (the whole main list, other hosts included: how much of it leads off the site)
+  // (one pass, each URL read once: the same-host entries other than the page, with their keys, and
+  // how much of the whole list leads off the site)
+  const main: string[] = [];
+  const mainKeys: string[] = [];
   let mainAll = 0;
   let offsite = 0;
   if (evidence.mainOpen && !template) {
-    for (const u of evidence.mainEntries) {
-      const h = hostOf(u);
-      if (h === undefined) continue;
-      if (h !== host) offsite++;
-      if (h !== host || pageKey(u) !== self) mainAll++;
+    for (const e of evidence.mainEntries) {
+      let u: URL;
+      try {
+        u = new URL(e);
+      } catch {
+        continue;
+      }
+      if (u.host !== host) {
+        offsite++;
+        mainAll++;
+        continue;
+      }
+      const k = urlKey(u);
+      if (k === self) continue;
+      mainAll++;
+      main.push(e);
+      mainKeys.push(k);
     }
   }
   // (the URLs some page's main list pointed to)
@@ -669,7 +687,7 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
       // list in theirs (an archive's posts are the index's and the tags'; a publications page's
       // papers, a project page's subpages are its own), and how much of it leads off the site (a
       // links page)
-      main.length ? main.filter((u) => linkedIndex.has(hash(pageKey(u)!))).length / main.length : 0,
+      main.length ? mainKeys.filter((k) => linkedIndex.has(hash(k))).length / main.length : 0,
       mainAll ? offsite / mainAll : 0,
     ],
     // a page without content is `other` by the classifier's rule, not by its model: that is no
