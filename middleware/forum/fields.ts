@@ -712,7 +712,7 @@ const DIGIT_NAME = /^\d{1,12}$/;
 /** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
 const NOT_A_NAME = /(\S[:：]\s|[:：]\s*\d|^[\d\s.,:#+-]+$|^[←→«»‹›↑↓<>^]|^\p{Script=Han}{1,4}\s*\d+$)/u;
 /** An author label before the name ("作者： 6xy", "Posted by alice"): the name is what follows. */
-const AUTHOR_LABEL = /^(?:作者|发帖人|發帖人|发表人|發表人|发信人|發信人|楼主|樓主|author|posted by|by|von|par|por)\s*[:：]?\s+|^(?:作者|发帖人|发表人|发信人|author)\s*[:：]\s*/i;
+const AUTHOR_LABEL = /^(?:作者|发帖人|發帖人|发表人|發表人|发信人|發信人|楼主|樓主|author|posted by|by|von|par|por)\s*[:：]?\s+|^(?:作者|发帖人|发表人|发信人|来自|來自|author|from)\s*[:：]\s*/i;
 /** A byline in the line of the post's date ("发布时间 2005/03/16 01:08:28 by mi来mi去"). */
 const DATE_LINE_BYLINE = /(?:^|\s)(?:by|von|par|por|作者[:：]?|发信人[:：]?|發信人[:：]?)\s*([^\s〓|｜,，;；]{1,30})/iu;
 
@@ -964,8 +964,12 @@ const NAME_WORDS = 3;
 
 /** The name-like text before a date in its own line, if any. */
 function nameBeforeDate(ix: ThreadIndex, date: DateAnchor): string | undefined {
-  const line = ix.segments[lowerBound(ix.segStart, date.index + 1) - 1]?.text ?? '';
-  const at = line.indexOf(date.text);
+  return nameBeforeDateIn(ix.segments[lowerBound(ix.segStart, date.index + 1) - 1]?.text ?? '', date.text);
+}
+
+/** The name-like text before a date's text in a line ("来自: 没猫 2021-10-07 20:59:34"), if any. */
+export function nameBeforeDateIn(line: string, dateText: string): string | undefined {
+  const at = line.indexOf(dateText);
   if (at <= 0) return undefined;
   const trim = (x: string) => x.replace(/[\s|｜·•,，:：@\-–—]+$/u, '').trim();
   let t = trim(line.slice(0, at));

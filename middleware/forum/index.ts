@@ -33,7 +33,7 @@ import type { PostRecord } from './dom.js';
 import { chooseRecords, isLaterPage } from './choose.js';
 import { decide, floorModel, score, type FloorModel } from './model.js';
 import { bodyCandidates } from './body-features.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, peakContent, type AuthorPick, type FloorLine } from './fields.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, nameBeforeDateIn, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadText } from '../../src/core/threads.js';
@@ -316,13 +316,50 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
   });
 }
 
+/** Lines of a one-post page's text searched for the post's byline (its date line). */
+const BYLINE_MAX_LINE = 3;
+/** Share of the text the lines above the byline hold at most (a notice, the subject). */
+const BYLINE_MAX_BEFORE = 0.25;
+/** Closing lines of this many characters at most, each with a clock time, … */
+const DATED_ENTRY_MAX = 80;
+/** … at least this many in a row, are a list of dated entries under a one-post page's text. */
+const DATED_LIST_MIN = 3;
+const CLOCK = /(?:^|\D)\d{1,2}:\d{2}(?::\d{2})?(?:\D|$)/;
+
+/**
+ * A one-post thread read as an article starts with the post's header: a notice or the subject,
+ * then the byline (a short line holding the post's date: "来自: 没猫 2021-10-07 20:59:34"). The
+ * post is what follows it; the name the byline opens with is its author.
+ */
+export function postAfterByline(content: string, dateText: string | undefined): { content: string; name?: string } {
+  const lines = content.split('\n');
+  // A run of short dated lines closing the text is a list under the post (the thread's reply
+  // tree, related threads: "title name 22:19:04 8/25/05 (10)"), not what it says.
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.length <= DATED_ENTRY_MAX && CLOCK.test(lines[end - 1]!)) end--;
+  if (end > 0 && lines.length - end >= DATED_LIST_MIN) {
+    lines.length = end;
+    content = lines.join('\n');
+  }
+  if (!dateText) return { content };
+  const k = lines.findIndex((l) => l.includes(dateText));
+  if (k < 0 || k > BYLINE_MAX_LINE || k === lines.length - 1) return { content };
+  const line = lines[k]!;
+  if (line.length - dateText.length > DATE_LABEL_EXTRA || /[。！？!?]/.test(line)) return { content };
+  const before = lines.slice(0, k).join('').length;
+  if (before > BYLINE_MAX_BEFORE * content.length) return { content };
+  return { content: lines.slice(k + 1).join('\n'), name: nameBeforeDateIn(line, dateText) };
+}
+
 /** The page's main text as the thread's only post (the article extractor's content, author and
  * time), for forum pages without floors. */
 function singlePost(ctx: PageContext): ForumResult | null {
   const a = extractArticle(ctx.page, { segments: ctx.segments, templateApplied: ctx.templateApplied, anchorText: ctx.request.anchorText, timezone: ctx.timezone });
   if (!a?.content) return null;
-  const post: ForumPost = { content: a.content, isMain: true };
-  if (a.author) post.author = a.author;
+  const { content, name } = postAfterByline(a.content, a.publishedAtText);
+  const post: ForumPost = { content, isMain: true };
+  const author = a.author ?? name;
+  if (author) post.author = author;
   if (a.publishedAt) post.publishedAt = a.publishedAt;
   if (a.publishedAtText) post.publishedAtText = a.publishedAtText;
   return { title: a.title, posts: [post] };

@@ -54,7 +54,10 @@ export function mainCandidates(ix: ThreadIndex, records: PostRecord[], dateStart
   const first = records[0];
   if (!first) return out;
   const start = first.range.start;
+  // (A floor cut by position has no element of its own: the search starts at the element that
+  // holds its first node.)
   let el: AnyNode | null = first.roots[0] ?? ix.page.nodes[start] ?? null;
+  while (el && !(el instanceof Element)) el = el.parent;
   const seen = new Set<Element>(ruleMain?.roots ?? []);
   // A block rendered with the floors' own template (a box of most liked or pinned replies above
   // them) is a floor shown twice, not the main post: a main post in that template is a floor of
