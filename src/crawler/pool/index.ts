@@ -58,6 +58,10 @@ export class ChainPool {
   private host?: TemplateHost;
   private readonly budgetMs: number;
   private names: string[] = [];
+  /** Workers that have built their chain or failed to (a worker is never terminated while it is
+   * still loading its modules: see `close`). */
+  private settled = 0;
+  private onSettled?: () => void;
   private warned = false;
   private closed = false;
   private closing?: Promise<void>;
@@ -96,6 +100,7 @@ export class ChainPool {
     // A worker that fails outside a task once the chain is up is reported by name (at start-up the
     // failure is what `create` throws).
     pool.on('error', (e: Error) => {
+      this.settle();
       if (this.names.length) this.log.error(`chain worker failed: ${e.message}`);
     });
     this.watchdog = setInterval(() => this.watch(), WATCHDOG_MS);
@@ -140,6 +145,7 @@ export class ChainPool {
     } catch (e) {
       // No worker could build the chain: stop piscina starting new ones and say why, once.
       clearInterval(cp.watchdog);
+      await cp.loaded(CLOSE_WAIT_MS);
       await pool.destroy().catch(() => {});
       const why = (e as Error).message;
       throw o.spiderModule
@@ -219,6 +225,7 @@ export class ChainPool {
         this.log[m.level](m.msg, m.data);
         return;
       case 'chain':
+        this.settle();
         this.names = m.names;
         if (!this.warned) for (const w of m.warnings) this.log.warning(w);
         this.warned = true;
@@ -347,6 +354,26 @@ export class ChainPool {
     else this.largeBusy = false;
   }
 
+  private settle(): void {
+    this.settled++;
+    this.onSettled?.();
+  }
+
+  /** Until every worker has built its chain (or failed to), at most `ms`: Node 20 aborts the whole
+   * process ("v8::Module::IsGraphAsync must be used on an instantiated module") when a worker is
+   * terminated while it is still loading ES modules — seen as a crash, 1 in 25 under load, where a
+   * spider config error right after the pool started should exit 2. */
+  private async loaded(ms: number): Promise<void> {
+    if (this.settled >= this.threads) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.onSettled = () => this.settled >= this.threads && resolve();
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    this.onSettled = undefined;
+  }
+
   /** Close the workers: let them close their chains (`Middleware.close`, bounded by CLOSE_WAIT_MS;
    * skipped when not `graceful`, e.g. on a signal), then terminate them. Pages still in flight
    * are not processed (`PoolClosedError`). */
@@ -368,6 +395,7 @@ export class ChainPool {
         await Promise.race([Promise.all(closed), new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
         clearTimeout(timer);
       }
+      await this.loaded(CLOSE_WAIT_MS);
       await this.pool.destroy();
       // pages still waiting for a worker (or the large-page place) find the pool closed
       for (const next of this.queue.splice(0)) next();
