@@ -58,8 +58,7 @@ export class ChainPool {
   private host?: TemplateHost;
   private readonly budgetMs: number;
   private names: string[] = [];
-  /** Workers that have built their chain or failed to (a worker is never terminated while it is
-   * still loading its modules: see `close`). */
+  /** Workers that have built their chain or failed to (`loaded`). */
   private settled = 0;
   private onSettled?: () => void;
   private warned = false;
@@ -68,14 +67,11 @@ export class ChainPool {
   private readonly watchdog: NodeJS.Timeout;
   /** Pages stopped by their budget, by stage. */
   readonly timeouts: Record<string, number> = {};
-  /**
-   * Order. Pages pass each middleware in the order they reached the pool — the order the crawl
-   * thread received them, in which one thread would have run them — with the site state the
-   * earlier pages of their site left (site-state.ts). With the same pages in the same order, 1 or
-   * N threads give the same items. No deadlock: pages are handed to piscina only when a worker is
-   * free, in order (`takeWorker`), so the earliest page of a site in the pool is always running and
-   * never waits.
-   */
+  /** Order. Pages pass each middleware in the order they reached the pool — the order the crawl
+   * thread received them, in which one thread would have run them — with the site state the earlier
+   * pages of their site left (site-state.ts): the same pages in the same order give the same items
+   * with 1 or N threads. No deadlock: pages are handed to piscina only when a worker is free, in
+   * order (`takeWorker`), so the earliest page of a site in the pool is always running. */
   private running = 0;
   private readonly queue: Array<() => void> = [];
   private lastSeq = 0;
@@ -359,10 +355,8 @@ export class ChainPool {
     this.onSettled?.();
   }
 
-  /** Until every worker has built its chain (or failed to), at most `ms`: Node 20 aborts the whole
-   * process ("v8::Module::IsGraphAsync must be used on an instantiated module") when a worker is
-   * terminated while it is still loading ES modules — seen as a crash, 1 in 25 under load, where a
-   * spider config error right after the pool started should exit 2. */
+  /** Until every worker has built its chain (or failed to), at most `ms`: Node 20 aborts the process
+   * (v8::Module::IsGraphAsync, exit 134) when a worker is terminated while it loads ES modules. */
   private async loaded(ms: number): Promise<void> {
     if (this.settled >= this.threads) return;
     let timer: NodeJS.Timeout | undefined;
