@@ -393,18 +393,13 @@ export function observeTypedPage(state: SiteTypeState, url: string, label: PageL
   return state;
 }
 
-/** A list page's entries (same host, not itself) counted as listed URLs and as entries of their
- * URL shapes. */
-function countListed(state: SiteTypeState, url: string, listItems: readonly string[], t: number, sign: 1 | -1 = 1): void {
-  if (!listItems.length) return;
-  if (sign < 0) return uncountListed(state, url, listItems);
+/** The distinct entries of a page's list on the page's own host, other than the page, with their
+ * page keys (each URL parsed once). */
+function* ownEntries(url: string, listItems: readonly string[]): Generator<[string, string]> {
   const host = hostOf(url);
   if (host === undefined) return;
   const self = pageKey(url);
   const seen = new Set<string>();
-  const shapesListed = new Set<string>();
-  // (positions of the kept URLs; the new ones are added as they come)
-  const index = listedIndex(state);
   for (const item of listItems) {
     let u: URL;
     try {
@@ -412,9 +407,23 @@ function countListed(state: SiteTypeState, url: string, listItems: readonly stri
     } catch {
       continue;
     }
-    const k = pageKey(item);
-    if (u.host !== host || k === undefined || k === self || seen.has(k)) continue;
+    if (u.host !== host) continue;
+    const k = urlKey(u);
+    if (k === self || seen.has(k)) continue;
     seen.add(k);
+    yield [item, k];
+  }
+}
+
+/** A list page's entries (same host, not itself) counted as listed URLs and as entries of their
+ * URL shapes. */
+function countListed(state: SiteTypeState, url: string, listItems: readonly string[], t: number, sign: 1 | -1 = 1): void {
+  if (!listItems.length) return;
+  if (sign < 0) return uncountListed(state, url, listItems);
+  const shapesListed = new Set<string>();
+  // (positions of the kept URLs; the new ones are added as they come)
+  const index = listedIndex(state);
+  for (const [item, k] of ownEntries(url, listItems)) {
     state.items++;
     const itemShape = urlShape(item)?.shape;
     bump(state.shapes, itemShape, 'i', t);
@@ -443,20 +452,13 @@ function countListed(state: SiteTypeState, url: string, listItems: readonly stri
 
 /** countListed undone (a held page's entries taken out of the site's evidence, takeHeldPage). */
 function uncountListed(state: SiteTypeState, url: string, listItems: readonly string[]): void {
-  const host = hostOf(url);
-  if (host === undefined) return;
-  const self = pageKey(url);
-  const seen = new Set<string>();
   const shapesListed = new Set<string>();
   const index = listedIndex(state);
   const down = (map: Record<string, ShapeCounts>, key: string | undefined) => {
     const c = key === undefined ? undefined : map[key];
     if (c && c.i > 0) c.i--;
   };
-  for (const item of listItems) {
-    const k = pageKey(item);
-    if (k === undefined || k === self || seen.has(k) || hostOf(item) !== host) continue;
-    seen.add(k);
+  for (const [item, k] of ownEntries(url, listItems)) {
     const at = index.get(hash(k));
     // (an entry no longer kept was counted long ago: the shape counts keep it too)
     if (at === undefined) continue;

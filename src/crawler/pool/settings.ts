@@ -53,9 +53,8 @@ export function defaultThreads(): number {
  * first (worker-boot.mjs); in the bundled package `pool-worker.js` beside this chunk (an entry of
  * rolldown.config.mjs); in plain compiled output `worker.js` beside this file. */
 export function workerEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  const dir = path.dirname(here);
-  if (path.extname(here) === '.ts') return pathToFileURL(path.join(dir, 'worker-boot.mjs')).href;
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  if (fromSources()) return pathToFileURL(path.join(dir, 'worker-boot.mjs')).href;
   const bundled = path.join(dir, 'pool-worker.js');
   return pathToFileURL(existsSync(bundled) ? bundled : path.join(dir, 'worker.js')).href;
 }
