@@ -4,8 +4,9 @@
 // reaches this very process.
 import { runSpider, silentLogger, preferSmallHeap } from '../../dist/index.js';
 
-// The heap policy `gleaner crawl` uses (src/crawler/memory.ts): the user's path.
-preferSmallHeap();
+// The heap policy `gleaner crawl` uses (src/crawler/memory.ts applyHeapPolicy): V8's defaults,
+// the small heap only with GLEANER_HEAP=small — the user's path.
+if (process.env.GLEANER_HEAP === 'small') preferSmallHeap();
 
 const t0 = Date.now();
 const spider = JSON.parse(process.env.FAULT_SPIDER);

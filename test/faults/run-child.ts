@@ -16,10 +16,11 @@ export interface ChildCrawl<R> {
   result: R | undefined;
 }
 
-export async function crawlInChild<R = { summary: Record<string, unknown>; peakRssMB: number; ms: number }>(spider: object, storagePrefix: string): Promise<ChildCrawl<R>> {
+/** `env` adds to the child's environment (e.g. `GLEANER_HEAP: 'small'`, the small-heap policy). */
+export async function crawlInChild<R = { summary: Record<string, unknown>; peakRssMB: number; ms: number }>(spider: object, storagePrefix: string, env: Record<string, string> = {}): Promise<ChildCrawl<R>> {
   const child = spawn(process.execPath, ['test/faults/crawl-child.mjs'], {
     cwd: root,
-    env: { ...process.env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), storagePrefix)) },
+    env: { ...process.env, ...env, FAULT_SPIDER: JSON.stringify(spider), FAULT_STORAGE: mkdtempSync(path.join(tmpdir(), storagePrefix)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
