@@ -15,8 +15,9 @@ import { crawlInChild } from './run-child.js';
 const MIN_IN_FLIGHT_10S = 12;
 /** Crawlee holds concurrency while the machine's CPU is over 95 % used (its `maxUsedCpuRatio`),
  * whoever uses it: beside ten busy processes on 2 cores this ramp reached 8 in the first 10 s and
- * 11 in the whole crawl (CI once: 11 in 10 s). Below a quarter idle (Crawlee counts a sample over 95 % as overloaded and holds while enough of them are) the test asks only that the crawl
- * passed the old ramp's ceiling at some point; with CPU to spare it asks for the ramp itself. */
+ * 11 in the whole crawl (CI once: 11 in 10 s). Below a quarter idle (Crawlee counts a sample over
+ * 95 % as overloaded and holds while enough of them are) the test asks only that the crawl passed
+ * the old ramp's ceiling at some point; with CPU to spare it asks for the ramp itself. */
 const SATURATED_IDLE_SHARE = 0.25;
 const OLD_CEILING = 9;
 
