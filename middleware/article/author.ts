@@ -27,11 +27,12 @@ const CUE_WINDOW = 300;
 /** Meta keys naming the writer (read through `metaFields`: Dublin Core first, as Readability does). */
 const META_KEYS = ['dc:creator', 'dcterm:creator', 'dcterms:creator', 'author', 'article:author', 'parsely-author', 'sailthru.author', 'byl', 'cxenseparse:author', 'citation_author', 'og:article:author', 'article:author_name'];
 /** Chinese writer cues (not 编辑/责任编辑/来源). The name runs to the next space or cue ("本报记者张三发自北京").
- * "文：" counts only outside running text (原文：, 中文： are not bylines). "原创：" opens
+ * "文：" counts only outside running text (原文：, 中文： are not bylines); "文字" only with a separator
+ * ("文字：张三", "文字/张三": "制作文字UI", "切换 UI 文字时出现卡顿" are prose). "原创：" opens
  * the byline of reposted self-media articles ("原创： 张三 公众号名"). */
 const ZH_CUE_WORDS = [
   '作者', '撰文', '撰稿', String.raw`执笔人?\s*[:：/／]`, String.raw`文\s*[/／|｜]`, String.raw`(?<!\p{Script=Han})文\s*[:：]`,
-  '记者', '本报记者', '本台记者', '通讯员', String.raw`(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])`, '文字', String.raw`原创\s*[:：]`,
+  '记者', '本报记者', '本台记者', '通讯员', String.raw`(?:本报|(?<!\p{Script=Han}))实习生(?=[\s:：])`, String.raw`文字\s*[:：/／|｜]`, String.raw`原创\s*[:：]`,
 ];
 /** A columnist's title between the cue and the name ("特约撰稿人"). */
 const ZH_CUE_TITLE = String.raw`(?:[\p{Script=Han}]{2,10}?(?:专栏作者|特约作者|特约撰稿人|特约记者|记者|作者)\s*)?`;
@@ -66,8 +67,9 @@ const CAPTION_LINE = /^(?:图片来源|图片|资料图|图源|图\s*[/／:：]|
 const PHOTO_AFTER = /^\s*(?:摄|摄影|拍摄|供图)/;
 /** A line that is only a Chinese name list (2–4 characters per name). */
 const NAME_LINE = /^[\p{Script=Han}]{2,4}(?:[、，,\s]+[\p{Script=Han}]{2,4}){0,4}$/u;
-/** Interface words that look like two-character names (关注 "follow" starts with the surname 关). */
-const UI_WORD = /^(?:关注|分享|收藏|点赞|评论|举报|订阅|登录|注册|请|欢迎|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
+/** Interface words that look like two-character names (关注 "follow" starts with the surname 关; 关于我
+ * "about me" is a menu entry, 文章目录 "contents" the heading of a table of contents). */
+const UI_WORD = /^(?:关注|关于|目录|文章(?:目录|列表|标签|分类|归档)|分享|收藏|点赞|评论|举报|订阅|登录|注册|请|欢迎|首页|更多|返回|打印|转发|回复|阅读|推荐|热门|相关|原创|置顶)/;
 /** A name line directly under the headline (the writers of a paper reposted in a forum or an
  * archive) is within this many DFS nodes of it, even inside the body. */
 const NAME_UNDER_HEADLINE = 12;
@@ -90,7 +92,7 @@ const NAME_TOKENS = new Set(['name', 'nick', 'nickname', 'username', 'uname', 'c
 const LEAD_CUE_CHARS = 40;
 /** Text that is not a person (outlets, roles, generic labels, software teams credited in meta). */
 const NOT_A_NAME_WORDS = [
-  'admin', 'administrator', 'guest', 'staff', 'editor', '网络', '匿名', '佚名', '未知', '本站', '网友', '小编', '编辑', '责任编辑',
+  'admin', 'administrator', 'guest', 'staff', 'editor', 'authors?', 'written by', 'about(?: me| us)?', '作者', '网络', '匿名', '佚名', '未知', '本站', '网友', '小编', '编辑', '责任编辑',
   '来源', '原创', '转载', '楼主', '系统', '管理员', 'unknown', 'none', 'null',
 ];
 /** Endings of a credit that is not a person ("… staff", "… desk"), and link-like text. */
@@ -168,8 +170,16 @@ function cleanName(raw: string | undefined, siteNames: string[] = []): string | 
     // $25,000 …" is a name run into a headline (short handles like "user42" stay)
     if (words >= HEADLINE_WORDS && /[\d:$%]/.test(s)) return undefined;
   }
-  if (siteNames.some((n) => n && (n === s || n.includes(s)))) return undefined;
+  if (siteNames.some((n) => n && (n === s || (n.includes(s) && !namedAfter(n, s))))) return undefined;
   return s;
+}
+
+/** A site named after its writer in the possessive ("阿飞的小屋", "Jane's Notes"):
+ * the name it opens with is a person's, not the outlet's (a name the site's name merely holds —
+ * "Guardian" in "The Guardian" — stays out). */
+const POSSESSIVE = /^(?:\s*的|['’]s?(?:\s|$))/u;
+function namedAfter(site: string, name: string): boolean {
+  return site.startsWith(name) && POSSESSIVE.test(site.slice(name.length));
 }
 
 /** Names of the site (og:site_name, the parts of `<title>` around the headline): never the writer. */
@@ -314,6 +324,7 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
   let posted: string | undefined;
   let weak: string | undefined;
   const segs = page.segments;
+  const headlineText = page.title.split(/\s*[-|_–—]\s*/)[0]?.trim();
   for (let si = 0; si < segs.length; si++) {
     const s = segs[si]!;
     const near = s.index >= anchor - 20 && s.index <= Math.max(anchor + CUE_WINDOW, bodyStart);
@@ -354,7 +365,8 @@ function cueAuthor(page: Page, sites: string[], anchor: number, bodyStart: numbe
     }
     // a name alone on the line under the headline ("胡平", "赵延东、风笑天")
     const underHeadline = (s.index > anchor && s.index < bodyStart) || (headline !== undefined && headline >= 0 && s.index > headline && s.index <= headline + NAME_UNDER_HEADLINE);
-    if (!weak && underHeadline && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text)) {
+    // (not the headline itself, repeated: a title may start with a surname, "梅花初开")
+    if (!weak && underHeadline && s.linkChars === 0 && NAME_LINE.test(s.text) && SURNAMES.has(s.text[0]!) && !UI_WORD.test(s.text) && s.text !== headlineText) {
       weak = cleanName(s.text, sites);
     }
     if (!posted && s.text.length <= POSTED_LINE_MAX) {

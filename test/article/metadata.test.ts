@@ -206,6 +206,46 @@ describe('Chinese spaced names', () => {
   });
 });
 
+describe('personal blogs: the writer behind the site name', () => {
+  const blog = (head: string, inner: string, title = '平面几何笔记 - 阿飞的小屋') =>
+    createPage({
+      url: 'https://blog.example.cn/posts/1.html',
+      body: `<html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${inner}<article><h1>平面几何笔记</h1><div><p>${'三角形的内角和等于一百八十度，这是平面几何中最基本的定理之一，证明方法有很多种。'.repeat(4)}</p></div></article></body></html>`,
+    });
+  it('reads a declared author that the site is named after in the possessive', () => {
+    expect(extractArticle(blog('<meta name="author" content="阿飞"><meta property="og:site_name" content="阿飞的小屋">', ''))!.author).toBe('阿飞');
+    const en = page(`<title>Park notes - Jane's Notes</title><meta name="author" content="Jane"><meta property="og:site_name" content="Jane's Notes">`, `<article><h1>Park notes</h1>${body}</article>`);
+    expect(extractArticle(en)!.author).toBe('Jane');
+  });
+  it('reads the header byline of a site named after its writer', () => {
+    expect(extractArticle(blog('<meta property="og:site_name" content="阿飞的小屋">', '<header><h1 class="header-author"><a href="/">阿飞</a></h1></header>'))!.author).toBe('阿飞');
+  });
+  it('still rejects a name the site name merely contains, or that is the site name', () => {
+    expect(extractArticle(blog('<meta name="author" content="小屋">', ''))!.author).toBeUndefined();
+    expect(extractArticle(blog('<meta name="author" content="阿飞的小屋">', ''))!.author).toBeUndefined();
+  });
+  it('does not read menu entries, a contents heading, a section heading or the headline as the writer', () => {
+    expect(extractArticle(blog('', '<nav><a href="/about/"><i class="fa fa-user"> 关于我</i></a></nav>'))!.author).toBeUndefined();
+    const toc = createPage({
+      url: 'https://blog.example.cn/2011/02/14/plum/',
+      body: `<html><head><title>梅花初开 | 小林的博客</title></head><body><h1 class="post-title">梅花初开</h1><div class="post-meta">2011-02-14</div><div class="toc-title">文章目录</div><div class="post-content"><p>${'冬天还没有过去，院子里的梅花已经开了，清晨的空气里都是淡淡的花香。'.repeat(4)}</p></div></body></html>`,
+    });
+    expect(extractArticle(toc)!.author).toBeUndefined();
+    const heading = page('<title>Sound meter</title>', `<article><h1>Sound meter</h1>${body}<h2 id="author">Author</h2><p>Made by hand.</p></article>`);
+    expect(extractArticle(heading)!.author).toBeUndefined();
+  });
+  it('reads 文字 as a writer cue only with a separator', () => {
+    const p = (line: string) =>
+      createPage({
+        url: 'https://blog.example.cn/posts/2.html',
+        body: `<html><head><title>界面开发笔记</title></head><body><h1>界面开发笔记</h1><div>${line}</div><div><p>${'本文记录了界面开发中遇到的常见问题和对应的解决办法，供以后参考。'.repeat(4)}</p></div></body></html>`,
+      });
+    expect(extractArticle(p('用一张图集制作文字UI。'))!.author).toBeUndefined();
+    expect(extractArticle(p('切换 UI 文字时出现卡顿。'))!.author).toBeUndefined();
+    expect(extractArticle(p('文字：张三'))!.author).toBe('张三');
+  });
+});
+
 describe('home links', () => {
   const h1 = (href: string) => {
     const p = page('<title>x</title>', `<h1><a href="${href}">Example</a></h1>`, 'https://www.news.example.org/2021/04/park.html');
