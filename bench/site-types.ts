@@ -16,7 +16,10 @@
  * order, src/crawler/run/sequence.ts; and the order another site's links give) and prints the revised
  * figures per order: how much a site's types hang on the order its pages come in.
  *
- * Usage: npx tsx bench/site-types.ts [--errors] [--in-sample] [--jitter N] [--recheck]
+ * `--site NAME` types that site only (debugging); `--trace` prints each page as it is typed (path,
+ * true type, the type given and its probabilities), in the order met.
+ *
+ * Usage: npx tsx bench/site-types.ts [--errors] [--in-sample] [--jitter N] [--recheck] [--site NAME] [--trace]
  */
 import { Extractor } from '../src/chain/extractor.js';
 import { finishItem, processPage } from '../src/chain/process.js';
@@ -37,6 +40,9 @@ const inSample = process.argv.includes('--in-sample');
  * of each site's pages, their item replacing the one stored (what src/crawler/run/revisions.ts does
  * at a crawl's end). */
 const recheck = process.argv.includes('--recheck');
+const siteAt = process.argv.indexOf('--site');
+const onlySite = siteAt >= 0 ? process.argv[siteAt + 1] : undefined;
+const trace = process.argv.includes('--trace');
 const rows: (string | number)[][] = [];
 const total = { emitted: new Map<string, [number, number]>(), revised: new Map<string, [number, number]>() };
 const wrong: string[][] = [];
@@ -44,6 +50,7 @@ let revisedPages = 0;
 const cell = (m: Map<string, [number, number]>, t: string) => (m.get(t) ? `${(m.get(t)![0] / m.get(t)![1]).toFixed(3)} (${m.get(t)![1]})` : '—');
 async function typeSites(jitter?: { window: number; seed: number }): Promise<void> {
   for (const site of sitesOf()) {
+    if (onlySite && site !== onlySite) continue;
     const siteModel = inSample ? undefined : foldModel(site);
     const options = { ...(siteModel ? { siteModel } : {}), ...(recheck ? { recheck: true } : {}) };
     const extractor = new Extractor({ kind: 'auto', middleware: Object.keys(options).length ? { 'page-type': { options } } : undefined });
@@ -58,6 +65,7 @@ async function typeSites(jitter?: { window: number; seed: number }): Promise<voi
       emitted.set(key, got);
       revised.set(key, got);
       pageTypes.set(key, item.pageType ? `${item.pageType.label} ${JSON.stringify(item.pageType.probabilities)}` : '-');
+      if (trace) console.log(`  ${jitter ? `order ${jitter.seed} ` : ''}${site} ${decodeURIComponent(key)} true ${order.find((o) => o.key === key)!.type} typed ${got} ${pageTypes.get(key)}`);
       // the hook a crawl wires (issue 23): pages typed again once the site showed evidence are
       // extracted again with their new type, their item replacing the first
       for (const r of takeRevisions(extractor.store.site(siteKey).data)) {

@@ -159,6 +159,9 @@ export interface SiteTypeState {
   pages: number;
   /** List entries observed (same host). */
   items: number;
+  /** Entries of the site's list pages that lead off the site (absent in state written before it):
+   * with `items`, how much of what the site's lists list is the site's own (offsiteList). */
+  offsiteItems?: number;
   /** Per URL shape (urlShape). */
   shapes: Record<string, ShapeCounts>;
   /** Per section (urlSection). */
@@ -438,6 +441,9 @@ function countListed(state: SiteTypeState, url: string, listItems: readonly stri
       state.listedCount.push(1);
     }
   }
+  // (the entries that leave the site: all but the own ones, the page itself and repeats aside)
+  const offsite = offsiteEntries(url, listItems).size;
+  if (offsite) state.offsiteItems = (state.offsiteItems ?? 0) + offsite;
   // (the site's home page counts as two lists: a home page that is a list lists the posts)
   const lists = urlShape(url) === undefined ? POST_SHAPE_LISTS : 1;
   for (const sh of shapesListed) {
@@ -474,6 +480,26 @@ function uncountListed(state: SiteTypeState, url: string, listItems: readonly st
     const c = state.shapes[sh];
     if (c) c.k = Math.max(0, (c.k ?? 0) - lists);
   }
+  const offsite = offsiteEntries(url, listItems).size;
+  if (offsite && state.offsiteItems) state.offsiteItems = Math.max(0, state.offsiteItems - offsite);
+}
+
+/** The distinct entries of a page's list that lead off the page's host (page keys; entries that are
+ * no URL are left out). */
+function offsiteEntries(url: string, listItems: readonly string[]): Set<string> {
+  const host = hostOf(url);
+  const out = new Set<string>();
+  if (host === undefined) return out;
+  for (const item of listItems) {
+    let u: URL;
+    try {
+      u = new URL(item);
+    } catch {
+      continue;
+    }
+    if (u.host !== host) out.add(urlKey(u));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -776,6 +802,14 @@ export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: st
   if (document || result.label === 'forum' || !siteKnows(state) || forumBoard(state, url, result, evidence)) return result;
   const x = siteFeatures(state, url, result, evidence);
   const probs = siteProbabilities(model, x);
+  // (a list of other sites' pages is no list of this site's: the list verdict is withdrawn, the
+  // page takes the likelier of the other two types — a rule, see offsiteList)
+  if (probs[1]! > probs[0]! && probs[1]! > probs[2]! && offsiteList(state, url, evidence)) {
+    const rest = probs[0]! + probs[2]! || 1;
+    probs[0] = probs[0]! / rest;
+    probs[2] = probs[2]! / rest;
+    probs[1] = 0;
+  }
   const forum = result.probabilities.forum ?? 0;
   const probabilities: Record<string, number> = { forum: Number(forum.toFixed(4)) };
   let best = 0;
@@ -784,6 +818,45 @@ export function decideOnSite(model: SiteTypeModel, state: SiteTypeState, url: st
     if (probs[i]! > probs[best]!) best = i;
   });
   return { label: SITE_LABELS[best]!, probabilities: { detail: probabilities.detail!, list: probabilities.list!, forum: probabilities.forum!, other: probabilities.other! } };
+}
+
+/** Share of a page's list entries that lead off the site from which the site model's list verdict
+ * is withdrawn (offsiteList), and the entries the page must show. */
+export const OFFSITE_LIST_SHARE = 0.9;
+export const OFFSITE_LIST_MIN = 3;
+
+/**
+ * Whether a page's list is a list of other sites' pages (a rule, issue 23; not learned: the
+ * development sites hold two such pages, too few to fit a weight leave-one-site-out, and the
+ * feature trained into the site model cost other sites' about pages — docs/notes/2026-12-02/sites-6.md
+ * and sites-7.md): at least OFFSITE_LIST_MIN distinct entries of its list (the entries the list stage
+ * would give, else its main list), OFFSITE_LIST_SHARE of them off the page's host, on a site whose
+ * own lists lead mostly to its own pages (the entries of the pages typed list so far). A links page
+ * (friends, a blogroll, a page of resources) is such a page: the items a crawl's list yields are the
+ * site's pages the crawl goes on to, and a links page yields none. A site whose lists all point
+ * elsewhere (a link aggregator) keeps its lists: there the site's lists themselves lead off it.
+ */
+export function offsiteList(state: SiteTypeState, url: string, evidence: PageListEvidence): boolean {
+  if ((state.offsiteItems ?? 0) >= state.items) return false;
+  const entries = evidence.listItems?.length ? evidence.listItems : evidence.mainEntries;
+  const host = hostOf(url);
+  if (host === undefined || entries.length < OFFSITE_LIST_MIN) return false;
+  const self = pageKey(url);
+  const keys = new Set<string>();
+  let offsite = 0;
+  for (const e of entries) {
+    let u: URL;
+    try {
+      u = new URL(e);
+    } catch {
+      continue;
+    }
+    const k = urlKey(u);
+    if (k === self || keys.has(k)) continue;
+    keys.add(k);
+    if (u.host !== host) offsite++;
+  }
+  return keys.size >= OFFSITE_LIST_MIN && offsite >= OFFSITE_LIST_SHARE * keys.size;
 }
 
 /** Entries of a page, led to pages typed forum, at which (and at FORUM_BOARD_SHARE of its entries)

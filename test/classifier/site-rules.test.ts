@@ -24,6 +24,8 @@ import {
   MAX_LISTED,
   MAX_SHAPES,
   observeTypedPage,
+  offsiteList,
+  OFFSITE_LIST_MIN,
   pageKey,
   readSiteTypeState,
   SETTLE_PAGES,
@@ -286,6 +288,45 @@ describe('a forum beside the blog (issue 23): board pages', () => {
     const home = emptySiteTypeState();
     observeTypedPage(home, U('/'), 'list', Array.from({ length: 8 }, (_, i) => U(`/2024/03/${i + 1}/post-${i}/`)));
     expect(sitePost(home, U('/2024/03/2/post-1/'))).toBe(true);
+  });
+});
+
+describe('a page of links to other sites (issue 23): no list of the site\'s pages', () => {
+  const U = (p: string) => `https://b.example${p}`;
+  const posts = Array.from({ length: 8 }, (_, i) => U(`/2024/03/0${i + 1}/post-${i}/`));
+  const friends = Array.from({ length: 12 }, (_, i) => `https://friend-${i}.example.net/`);
+  /** A model that types every page a list (its biases only): what the rule withdraws is a list verdict. */
+  const listModel = { ...SITE_TYPE_MODEL, weights: SITE_TYPE_MODEL.weights.map((w) => w.map(() => 0)), typed: SITE_TYPE_MODEL.typed.map(() => 0), bias: [0, 3, 1] };
+  const listType = { label: 'list', probabilities: { detail: 0.02, list: 0.9, forum: 0.01, other: 0.07 } };
+  const ev = (entries: string[]) => ({ mainEntries: entries, mainOpen: true, learnedEntries: [], childLinks: 0, listItems: entries });
+  const blog = () => {
+    const state = emptySiteTypeState();
+    observeTypedPage(state, U('/'), 'list', posts);
+    return state;
+  };
+  it('on a site whose lists list its own pages, a list page whose entries all leave the site is typed by the other two types', () => {
+    expect(offsiteList(blog(), U('/friends/'), ev(friends))).toBe(true);
+    const r = decideOnSite(listModel, blog(), U('/friends/'), listType, ev(friends), false);
+    expect(r.label).toBe('other');
+    expect(r.probabilities.list).toBe(0);
+    // the site's own list, and a list that leads mostly to the site's pages, stay lists
+    expect(decideOnSite(listModel, blog(), U('/tags/soil/'), listType, ev(posts.slice(0, 4)), false).label).toBe('list');
+    const mostlyOwn = [...posts.slice(0, 6), ...friends.slice(0, 2)];
+    expect(offsiteList(blog(), U('/tags/soil/'), ev(mostlyOwn))).toBe(false);
+  });
+  it('fewer than OFFSITE_LIST_MIN distinct entries, or a site whose own lists lead elsewhere (an aggregator), keep the list verdict', () => {
+    const few = [...Array(5)].map(() => friends[0]!).concat(friends.slice(1, OFFSITE_LIST_MIN - 1));
+    expect(offsiteList(blog(), U('/friends/'), ev(few))).toBe(false);
+    const aggregator = emptySiteTypeState();
+    observeTypedPage(aggregator, U('/'), 'list', [...friends, ...posts.slice(0, 6)]);
+    expect(offsiteList(aggregator, U('/newest/'), ev(friends))).toBe(false);
+    expect(decideOnSite(listModel, aggregator, U('/newest/'), listType, ev(friends), false).label).toBe('list');
+  });
+  it('the off-site entries of the site\'s list pages are counted, in the JSON state', () => {
+    const state = blog();
+    observeTypedPage(state, U('/links/'), 'list', friends.slice(0, 3));
+    expect(state.offsiteItems).toBe(3);
+    expect(JSON.parse(JSON.stringify(state)).offsiteItems).toBe(3);
   });
 });
 
