@@ -24,7 +24,9 @@
  * selects another (bench:sites and bench:site-types score each site with the model trained without
  * it). It names no site, theme, class or path: its inputs are counts and shares of the site's own
  * evidence. Feeds, sitemaps and JSON stay `other` by rule; pages the classifier calls forum threads
- * keep that type (no development site has forum pages to learn from).
+ * keep that type (no development site has forum pages to learn from); a page the model types list
+ * whose list entries nearly all leave the site (a links page) is no list of the site's pages, by
+ * rule too (offsiteList).
  *
  * The state is plain JSON in the site state, bounded (shapes and URLs kept per site are capped), so
  * it is cheap to hand to a crawl's worker threads page after page.
