@@ -119,9 +119,9 @@ export interface PageTypeOptions {
   /** Type a crawl's early pages (and those of the SETTLE_PAGES after its site showed evidence)
    * again from their bodies at the crawl's end (site-rules.ts SETTLE_PAGES). Default false (or
    * GLEANER_RECHECK_EARLY=1): the early pages keep the type they were revised to from what they
-   * showed when they came. Not the default: bench:sites' other pages 0.947 → 0.895 (jekyll-dcreager's
-   * /publications/, hugo's /friends/ typed list once the pages are typed against the pages typed for
-   * good only), while a crawl started from a one-post tag page types the site as one from `/`. In
+   * showed when they came. Not the default: bench:sites' other pages 1.000 → 0.947 with it (sites-7,
+   * one of jekyll-dcreager's 7 in every order; its lists 0.900 → 0.950, all lists 0.991 → 0.992),
+   * while a crawl started from a one-post tag page types the site as one from `/`. In
    * process (`npx tsx bench/site-types.ts --recheck --jitter 3`, each held page's own entries out of
    * the evidence while it is typed again): lists 0.992 → 0.989 breadth first, the worst jittered
    * order unchanged (other 0.632). */
