@@ -291,9 +291,11 @@ describe('per-page time budget', () => {
       expect(server.requests.some((r) => r.startsWith('/a/'))).toBe(false);
       // the pages after it ran in the replacement worker
       for (const n of [1, 2]) expect(items.find((i) => i.url.endsWith(`/story/${n}.html`))?.title).toBe(`Story ${n === 1 ? 'one' : 'two'} about the city budget`);
-      // budget (1 s) + watchdog tick + a new worker's start + three small pages, far below the 2-5 s
-      // the hostile page alone would take
-      expect(secs).toBeLessThan(15);
+      // The timeout outcome above is what shows the budget stopped the page; this bound only catches
+      // a crawl that hung on it. Budget (1 s) + watchdog tick + two workers started through tsx (~2.4 s
+      // of CPU each) + three small pages: 13.4 s beside four busy processes on 2 cores, over 15 s once
+      // in a full suite beside two benches (load ~8)
+      expect(secs).toBeLessThan(30);
     } finally {
       await server.close();
     }
