@@ -54,7 +54,7 @@ const QUOTE_HINT = /(quote|bbcode_?quote|bbcodeblock|blockquote|reply-to|citatio
 /** Link texts that are actions, not content. */
 export const ACTION_TEXT = /^(reply|quote|report|like|share|edit|delete|multi-?quote|thanks|top|回复|引用|举报|支持|反对|分享|收藏|编辑|删除|只看该作者|antworten|zitieren|melden|gefällt mir|répondre|citer|signaler|responder|citar|reportar|#\d+)$/i;
 /** A signature delimiter line. */
-const SIGNATURE_RULE = /^(_{5,}|-{5,}|-- ?)$/;
+export const SIGNATURE_RULE = /^(_{5,}|-{5,}|-- ?)$/;
 /** Signatures are a few lines (boards cap them around 250–500 characters). */
 const MAX_SIGNATURE_LENGTH = 300;
 /** Reaction counters under a post ("36 Likes 8 Shares", "3 replies", "12 个赞"): UI, not text. */
@@ -335,9 +335,17 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
   // Only the floor itself is common to all floors (templates that differ below the root: a
   // question's `postcell` beside an answer's `answercell`): each floor keeps its own content node.
   if (best !== undefined && /^\d+:$/.test(best)) best = undefined;
+  const resolved = records.map((rec) => (best !== undefined && rec.roots.length ? space.resolve(rec, best) : []));
+  const slot = commonOwnPath(space, records, own, ownPaths);
+  const ordinal = siblingOrdinal(ix, records, resolved, ownPunct);
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
-      const found = space.resolve(rec, best);
+      const found = resolved[i]!;
+      if (found.length > 1 && ordinal) {
+        // The sibling at the place the floors' text holds (a body row above a signature row).
+        const at = ordinal.fromEnd ? found.length - 1 - ordinal.k : ordinal.k;
+        if (at >= 0 && at < found.length) return [found[at]!];
+      }
       if (found.length) {
         // Several siblings match: the one holding the floor's own content node, else the richest.
         const mine = own[i];
@@ -346,11 +354,74 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
         return [holder ?? bestMatch(ix, found, rec, ownPunct)!];
       }
     }
-    // No content node: a one-element floor is its own content; a floor of several rows may hold
-    // its text between the rows (bare text nodes), which only the DFS range covers (seed 000's
-    // date split, in peakContent).
-    return own[i] ? [own[i]!] : rec.roots.length === 1 ? [...rec.roots] : undefined;
+    if (own[i]) return [own[i]!];
+    // No content node (a short reply without punctuation: "没得", "支持一下"): the slot where the
+    // other floors hold theirs, when two or more agree on one and the floor has it once.
+    if (slot !== undefined) {
+      const found = space.resolve(rec, slot.path);
+      // (Several matches: the one at the place the other floors' nodes hold among theirs.)
+      const at = found.length === 1 ? 0 : slot.ordinal;
+      if (at !== undefined && found[at]) return [found[at]!];
+    }
+    // Else a one-element floor is its own content; a floor of several rows may hold its text
+    // between the rows (bare text nodes), which only the DFS range covers (seed 000's date split,
+    // in peakContent).
+    return rec.roots.length === 1 ? [...rec.roots] : undefined;
   });
+}
+
+/** The content path most floors' own content nodes sit at (at least MIN_NOMINATIONS of them),
+ * and the place those nodes hold among the elements at that path in their floor when all agree. */
+function commonOwnPath(space: PathSpace, records: PostRecord[], own: Array<Element | undefined>, ownPaths: Array<string | undefined>): { path: string; ordinal?: number } | undefined {
+  const n = new Map<string, number>();
+  for (const p of ownPaths) if (p !== undefined) n.set(p, (n.get(p) ?? 0) + 1);
+  let path: string | undefined;
+  let k = MIN_NOMINATIONS - 1;
+  for (const [p, c] of n) if (c > k) [path, k] = [p, c];
+  if (path === undefined) return undefined;
+  const places = new Set<number>();
+  ownPaths.forEach((p, i) => {
+    if (p === path) places.add(space.resolve(records[i]!, path).indexOf(own[i]!));
+  });
+  return { path, ordinal: places.size === 1 ? [...places][0]! : undefined };
+}
+
+/** The sibling ordinal must hold this share of the punctuation of all floors' matches … */
+const ORDINAL_SHARE = 0.6;
+/** … in at least this many floors with several matches. */
+const ORDINAL_FLOORS = 3;
+
+/**
+ * Where the content path matches several siblings in a floor (a body row, then a signature row,
+ * both plain `<td>`), the floors' template puts the body at one place among them: the ordinal —
+ * counted from the first match or from the last (a floor with an attachment row has one more) —
+ * that holds the most punctuation summed over the floors, when it holds most of it. Per floor, the
+ * richest match (the rule otherwise) follows whatever a short reply loses to a long signature.
+ */
+function siblingOrdinal(ix: ThreadIndex, records: PostRecord[], found: Element[][], ownPunct: PunctOf): { k: number; fromEnd: boolean } | undefined {
+  const head: number[] = [];
+  const tail: number[] = [];
+  let total = 0;
+  let multi = 0;
+  found.forEach((els, i) => {
+    if (els.length < 2) return;
+    multi++;
+    els.forEach((e, j) => {
+      const n = ownPunct(rangeOf(ix, e), records[i]);
+      total += n;
+      head[j] = (head[j] ?? 0) + n;
+      tail[els.length - 1 - j] = (tail[els.length - 1 - j] ?? 0) + n;
+    });
+  });
+  if (multi < ORDINAL_FLOORS || !total) return undefined;
+  let pick: { k: number; fromEnd: boolean; n: number } | undefined;
+  head.forEach((n, k) => {
+    if (!pick || n > pick.n) pick = { k, fromEnd: false, n };
+  });
+  tail.forEach((n, k) => {
+    if (!pick || n > pick.n) pick = { k, fromEnd: true, n };
+  });
+  return pick && pick.n >= ORDINAL_SHARE * total ? { k: pick.k, fromEnd: pick.fromEnd } : undefined;
 }
 
 /** The element holding the most punctuation (ties: the first). */
@@ -395,6 +466,83 @@ function quoteBlockOf(ix: ThreadIndex, el: AnyNode, root: Element, rootChars: nu
   return found;
 }
 
+/** The echo block (an unmarked quote, `echoBlocks`) holding an element below `root`. */
+function echoBlockOf(el: AnyNode, root: Element, echoes: ReadonlySet<Element>): Element | undefined {
+  for (let n: AnyNode | null = el; n && n !== root; n = n.parent) if (n instanceof Element && echoes.has(n)) return n;
+  return undefined;
+}
+
+/** Header lines an unmarked quote opens with at most ("引用[查看原帖]:", "kmcool 2014-7-21
+ * 10:09", "alice wrote:"), and their length at most. */
+const ECHO_HEADER_LINES = 2;
+const ECHO_HEADER_MAX = 40;
+/** Characters (spaces aside) the quoted lines hold at least: a one-word reply ("顶") that repeats
+ * an earlier one is not a quote of it. */
+const ECHO_MIN_CHARS = 5;
+/** A line this long may repeat a part of an earlier line (a quote of one sentence); a shorter one
+ * must repeat a whole line. */
+const ECHO_PART_MIN = 8;
+
+const squashed = (t: string) => t.replace(/\s+/g, '');
+
+/**
+ * Quotes without a quote class (old boards render them as a nested table): a block inside a floor's
+ * body that opens with one or two short header lines (a label, the quoted member and time) and
+ * whose other lines all repeat text of earlier floors. Found per floor in page order against the
+ * text of the floors before it; the lines of these blocks are then read as quotes (`linesText`).
+ */
+export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][]): Array<Set<Element>> {
+  let text = '';
+  const whole = new Set<string>();
+  // Every ECHO_PART_MIN-character window of the earlier lines: a line whose first and last windows
+  // are not among them repeats nothing (one lookup each instead of a search through all the text
+  // before it: linear in posts).
+  const grams = new Set<string>();
+  const seen = (t: string) => grams.has(t.slice(0, ECHO_PART_MIN)) && grams.has(t.slice(-ECHO_PART_MIN)) && text.includes(t);
+  // A short line repeats an earlier one only as a whole line ("hookup" in a sentence is no quote).
+  const earlier = { includes: (t: string) => (t.length >= ECHO_PART_MIN ? seen(t) : whole.has(t)) };
+  return lines.map((ls) => {
+    const found = new Set<Element>();
+    if (text && ls.length >= 2) {
+      // Candidate blocks: ancestors (below the line's root) of lines that repeat earlier text.
+      const seen = new Set<Element>();
+      for (const { k, root, text } of ls) {
+        const t = squashed(text ?? ix.segments[k]!.text);
+        if (t.length < 2 || !earlier.includes(t)) continue;
+        for (let n: AnyNode | null = ix.segments[k]!.element; n && n !== root; n = n.parent) {
+          if (!(n instanceof Element) || seen.has(n)) continue;
+          seen.add(n);
+          if (isEcho(ix, ls, n, earlier)) found.add(n);
+        }
+      }
+      // Outermost blocks only.
+      for (const e of [...found]) for (let n = e.parent; n; n = n.parent) if (n instanceof Element && found.has(n)) found.delete(e);
+    }
+    for (const l of ls) {
+      const t = squashed(l.text ?? ix.segments[l.k]!.text);
+      text += '\n' + t;
+      whole.add(t);
+      for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) grams.add(t.slice(j, j + ECHO_PART_MIN));
+    }
+    return found;
+  });
+}
+
+function isEcho(ix: ThreadIndex, ls: FloorLine[], el: Element, earlier: { includes(t: string): boolean }): boolean {
+  const r = rangeOf(ix, el);
+  const texts = ls
+    .filter((l) => r.start <= ix.segments[l.k]!.index && ix.segments[l.k]!.index <= r.end)
+    .map((l) => squashed(l.text ?? ix.segments[l.k]!.text))
+    .filter(Boolean);
+  // (The header may itself repeat an earlier quote's: "引用:" opens every quote.)
+  for (let h = 1; h <= ECHO_HEADER_LINES && h < texts.length; h++) {
+    if (texts[h - 1]!.length > ECHO_HEADER_MAX) return false;
+    const rest = texts.slice(h);
+    if (rest.every((t) => t.length >= 2 && earlier.includes(t)) && rest.reduce((n, t) => n + t.length, 0) >= ECHO_MIN_CHARS) return true;
+  }
+  return false;
+}
+
 /** A line of a floor: a segment index and the element it is read under (for quotes). */
 export interface FloorLine {
   /** Index into `ix.segments`. */
@@ -416,8 +564,10 @@ const INLINE_BODY_MAX_SHARE = 0.85;
  * prints "name: <span>what they said</span> 赞[3] 回复 04-25 16:55" on one line. */
 function inlineBody(ix: ThreadIndex, el: Element): Element | undefined {
   const [a, b] = segSpan(ix, rangeOf(ix, el));
-  if (b - a !== 1) return undefined;
-  const line = ix.segments[a]!.text;
+  // One line as displayed: one segment, or a few cut only by inline images (a badge after the
+  // commenter's name: "name <img> : what they said").
+  if (b - a < 1 || b - a > INLINE_LINE_SEGMENTS || (b - a > 1 && !imageCutLine(el))) return undefined;
+  const line = b - a === 1 ? ix.segments[a]!.text : ix.segments.slice(a, b).map((s) => s.text).join(' ');
   const total = punctIn(line);
   if (!total) return undefined;
   let best: Element | undefined;
@@ -435,6 +585,20 @@ function inlineBody(ix: ThreadIndex, el: Element): Element | undefined {
   return best;
 }
 
+/** Segments a one-line element may be cut into by its inline images. */
+const INLINE_LINE_SEGMENTS = 4;
+
+/** Whether an element's only block-level descendants are images (which the page model reads as
+ * blocks of their own): as displayed, one line. */
+function imageCutLine(el: Element): boolean {
+  for (const c of el.children) {
+    if (!(c instanceof Element)) continue;
+    if (c.name === 'img') continue;
+    if (BLOCK_TAGS.has(c.name) || !imageCutLine(c)) return false;
+  }
+  return true;
+}
+
 /**
  * Content elements narrowed to an inline body where the floors agree on one: most floors with a
  * one-line content element hold their sentences in an inline element of the same signature.
@@ -447,7 +611,28 @@ export function inlineBodies(ix: ThreadIndex, content: Array<Element[] | undefin
   let n = 0;
   for (const [k, c] of keys) if (c > n) [key, n] = [k, c];
   if (n < MIN_INLINE_BODIES || n * 2 < content.filter(Boolean).length) return content;
-  return content.map((els, i) => (found[i] && stepKey(found[i]!) === key ? [found[i]!] : els));
+  return content.map((els, i) => {
+    if (found[i]) return stepKey(found[i]!) === key ? [found[i]!] : els;
+    // A line without sentence marks ("回复@alice:几班的"): the inline element of the agreed kind,
+    // when the line holds exactly one.
+    const same = els?.length === 1 ? inlineOfKey(els[0]!, key) : undefined;
+    return same ? [same] : els;
+  });
+}
+
+/** The only inline element of a step key within the levels an inline body is looked for at. */
+function inlineOfKey(el: Element, key: string): Element | undefined {
+  const hits: Element[] = [];
+  const walk = (e: Element, depth: number) => {
+    for (const c of e.children) {
+      if (!(c instanceof Element) || BLOCK_TAGS.has(c.name)) continue;
+      if (stepKey(c) === key) hits.push(c);
+      if (depth < INLINE_BODY_LEVELS) walk(c, depth + 1);
+    }
+  };
+  if (!imageCutLine(el)) return undefined;
+  walk(el, 1);
+  return hits.length === 1 && collapse(textOf(hits[0]!)) ? hits[0] : undefined;
 }
 /** Floors that must agree on an inline body. */
 const MIN_INLINE_BODIES = 2;
@@ -494,7 +679,7 @@ export function contentLines(ix: ThreadIndex, els: Element[], rec?: PostRecord, 
 /** Plain text of a floor's lines: one per line, ordered-list numbers shown, a usenet signature
  * cut. Lines inside quotes are added to `quoted` (the boilerplate filter must not take a
  * much-quoted post for template) and, one string per quoted passage, to `quotes`. */
-export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<string>, quotes?: string[]): string {
+export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<string>, quotes?: string[], echoes?: ReadonlySet<Element>): string {
   const out: string[] = [];
   let block: Element | undefined;
   let blockLines: string[] = [];
@@ -513,7 +698,7 @@ export function linesText(ix: ThreadIndex, lines: FloorLine[], quoted?: Set<stri
     const seg = ix.segments[k]!;
     const line = text ?? listMarker(ix, seg) + seg.text;
     out.push(line);
-    const q = inQuote(seg.element, root) ? quoteBlockOf(ix, seg.element, root, rc) : undefined;
+    const q = (inQuote(seg.element, root) ? quoteBlockOf(ix, seg.element, root, rc) : undefined) ?? (echoes?.size ? echoBlockOf(seg.element, root, echoes) : undefined);
     if (q !== block) endBlock();
     if (q) {
       block = q;
@@ -742,7 +927,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     if (inReplies(rec, i)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
     const isProfileLink = !!href && isProfileUrl(href);
-    const hinted = !isProfileLink && !wholeFloor && AUTHOR_HINT.test(attrText(n));
+    // (A link naming itself may be a tag's: a candidate, but not one a profile link outranks.)
+    const selfNamed = !isProfileLink && !!href && !wholeFloor && selfNamedLink(collapse(textOf(n)), href, page.url);
+    const hinted = !isProfileLink && !wholeFloor && (selfNamed || AUTHOR_HINT.test(attrText(n)));
     if (!isProfileLink && !hinted) continue;
     // A name holder is small; reading the text of a big hinted wrapper ("user-panel") for every
     // such element would be quadratic.
@@ -829,7 +1016,7 @@ function elsewhere(pageUrl: string, raw: string, href: string | undefined): bool
 const INLINE_NAME_TAGS = new Set(['a', 'span', 'b', 'strong', 'em', 'font', 'cite']);
 const MAX_INLINE_NAME_NODES = 3;
 
-function isProfileUrl(href: string): boolean {
+export function isProfileUrl(href: string): boolean {
   try {
     const u = new URL(href);
     // A login or sign-up link under /user/ ("/user/login?destination=…") is nobody's profile.
@@ -837,6 +1024,50 @@ function isProfileUrl(href: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A display name as a profile key: a short run without spaces, not a number. */
+const KEY_NAME = /^[^\s/?#&=]{2,40}$/u;
+
+/**
+ * A link that names itself: its text, a user name, is also the key of the page it leads to — a
+ * path segment (`/~alice`, `/people/alice`) or a query value (`people?u=alice`, `space.php?name=alice`).
+ * Profile pages are keyed by the member's name on boards whose profile path no list knows; a
+ * content link's text ("python", a thread title) is rarely its whole key, and where it is (a tag),
+ * the author vote still asks that the name differ from floor to floor. Only links on the page's
+ * own host.
+ */
+export function selfNamedLink(name: string, href: string, pageUrl: string): boolean {
+  const t = name.trim().toLowerCase();
+  if (!KEY_NAME.test(t) || DIGIT_NAME.test(t)) return false;
+  // (Most links do not carry their text: told without parsing.)
+  const h = href.toLowerCase();
+  if (!h.includes(t) && !h.includes(encodeURIComponent(t).toLowerCase())) return false;
+  let u: URL;
+  try {
+    u = new URL(href);
+    // A member's page is on the board's own host (a dictionary link in a signature,
+    // `dict.example.org/?word=endanger` reading "endanger", is not).
+    if (u.hostname !== new URL(pageUrl).hostname) return false;
+  } catch {
+    return false;
+  }
+  if (LOGIN_HREF.test(u.pathname)) return false;
+  const dec = (x: string) => {
+    try {
+      return decodeURIComponent(x).toLowerCase();
+    } catch {
+      return x.toLowerCase();
+    }
+  };
+  // A value may carry a suffix after a separator the page's script adds ("alice#bl").
+  const same = (v: string) => {
+    const d = dec(v).replace(/^~/, '');
+    return d === t || d.split(/[#;|]/)[0] === t;
+  };
+  if (u.pathname.split('/').some((seg) => seg && same(seg))) return true;
+  for (const v of u.searchParams.values()) if (same(v)) return true;
+  return false;
 }
 
 function findProfileLink(el: Element): Element | undefined {

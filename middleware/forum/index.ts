@@ -22,7 +22,7 @@
 import { Element } from 'domhandler';
 import render from 'dom-serializer';
 import type { Page } from '../../src/core/page.js';
-import { createPage, textOf, langTag } from '../../src/core/page.js';
+import { createPage, textOf, langTag, collapse } from '../../src/core/page.js';
 import type { MiddlewareFactory, PageContext, SiteState } from '../../src/core/middleware.js';
 import { extractArticle } from '../article/index.js';
 import type { ForumPost } from '../../src/core/item.js';
@@ -33,7 +33,7 @@ import type { PostRecord } from './dom.js';
 import { chooseRecords, isLaterPage } from './choose.js';
 import { decide, floorModel, score, type FloorModel } from './model.js';
 import { bodyCandidates } from './body-features.js';
-import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, inlineBodies, linesText, nameBeforeDateIn, peakContent, type AuthorPick, type FloorLine } from './fields.js';
+import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, echoBlocks, SIGNATURE_RULE, inlineBodies, isProfileUrl, linesText, MAX_AUTHOR_LENGTH, nameBeforeDateIn, selfNamedLink, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
 import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
 import { threadText } from '../../src/core/threads.js';
@@ -246,10 +246,13 @@ export function floorParts(ix: ThreadIndex, records: PostRecord[], anchors: Date
 
 /** The lines the line scorer keeps: those the rules read unless its probability falls below
  * `drop`, and those they did not read where it rises above `add`. */
-function keptLines(model: FloorModel, cands: LineCandidate[]): FloorLine[] {
+function keptLines(ix: ThreadIndex, model: FloorModel, cands: LineCandidate[]): FloorLine[] {
   const s = model.lines!;
   return cands
     .filter((c) => {
+      // A drawn rule the rules read is kept: it says nothing, and the signature cuts
+      // (cutSignature, cutTemplateSignatures) find the signature under it.
+      if (c.rule && SIGNATURE_RULE.test(ix.segments[c.line.k]!.text)) return true;
       const p = 1 / (1 + Math.exp(-score(s, c.f)));
       return c.rule ? p >= (s.drop ?? 0.5) : p > (s.add ?? 0.5);
     })
@@ -264,11 +267,13 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
   const quotes: string[][] = records.map(() => []);
   // (A floor the rules read text in keeps their lines where the scorer would leave it empty.)
   const lines = model?.lines ? lineCandidates(ix, records, content, ruleLines, dates, authors).map((cs, i) => {
-    const kept = keptLines(model, cs);
+    const kept = keptLines(ix, model, cs);
     return kept.length || !ruleLines[i]!.length ? kept : ruleLines[i]!;
   }) : ruleLines;
+  // Quotes without quote markup: blocks repeating earlier floors' text under a short header.
+  const echoes = echoBlocks(ix, lines);
   const texts = cutTemplateSignatures(dropBoilerplate(
-    records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i]) : peakContent(ix, rec, dates[i]))),
+    records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i], echoes[i]) : peakContent(ix, rec, dates[i]))),
     quoted,
   ));
   return records.map((rec, i) => {
@@ -310,7 +315,8 @@ function dropBoilerplate(texts: string[], quoted: Set<string>): string[] {
   const limit = Math.max(BOILERPLATE_MIN_FLOORS, BOILERPLATE_SHARE * texts.length);
   return texts.map((t) => {
     const lines = t.split('\n');
-    const kept = lines.filter((line) => floorsWith.get(line)! < limit || quoted.has(line));
+    // (A drawn rule stays for cutTemplateSignatures: what follows it in every floor is a signature.)
+    const kept = lines.filter((line) => floorsWith.get(line)! < limit || quoted.has(line) || SIGNATURE_RULE.test(line));
     // A floor that is nothing but the repeated line ("+1" under every post) keeps it.
     return kept.length ? kept.join('\n') : t;
   });
@@ -351,6 +357,29 @@ export function postAfterByline(content: string, dateText: string | undefined): 
   return { content: lines.slice(k + 1).join('\n'), name: nameBeforeDateIn(line, dateText) };
 }
 
+/** DFS nodes before a one-post page's date searched for its author's profile link (a user panel
+ * beside the post). */
+const PROFILE_LINK_REACH = 200;
+
+/** The profile link nearest before the first line showing the post's date: a link to a member
+ * page (fields.ts PROFILE_HREF) or one that names itself (`people?u=alice` reading "alice"). */
+function profileLinkBefore(page: Page, dateText: string | undefined): { name: string; url: string } | undefined {
+  if (!dateText) return undefined;
+  const seg = page.segments.find((s) => s.text.includes(dateText));
+  if (!seg) return undefined;
+  for (let i = seg.index - 1; i >= 0 && i >= seg.index - PROFILE_LINK_REACH; i--) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || n.name !== 'a') continue;
+    const url = page.resolve(n.attribs.href);
+    const name = collapse(textOf(n));
+    if (!url || !name || name.length > MAX_AUTHOR_LENGTH) continue;
+    // (A profile link's text must read as a name: "看我还写了啥？" in the same panel does not.)
+    const nameLike = name.length >= 2 && name.split(/\s+/).length <= 3 && !/^\d+$/.test(name) && !/[。！？!?：:]/.test(name);
+    if (nameLike && (selfNamedLink(name, url, page.url) || isProfileUrl(url))) return { name, url };
+  }
+  return undefined;
+}
+
 /** The page's main text as the thread's only post (the article extractor's content, author and
  * time), for forum pages without floors. */
 function singlePost(ctx: PageContext): ForumResult | null {
@@ -358,8 +387,10 @@ function singlePost(ctx: PageContext): ForumResult | null {
   if (!a?.content) return null;
   const { content, name } = postAfterByline(a.content, a.publishedAtText);
   const post: ForumPost = { content, isMain: true };
-  const author = a.author ?? name;
+  const link = a.author || name ? undefined : profileLinkBefore(ctx.page, a.publishedAtText);
+  const author = a.author ?? name ?? link?.name;
   if (author) post.author = author;
+  if (link?.url && author === link.name) post.authorUrl = link.url;
   if (a.publishedAt) post.publishedAt = a.publishedAt;
   if (a.publishedAtText) post.publishedAtText = a.publishedAtText;
   return { title: a.title, posts: [post] };

@@ -751,10 +751,16 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   const r = { start: rangeOf(ix, el).start, end: rangeOf(ix, roots[roots.length - 1]!).end };
   // A member link says a person wrote it; without one (a blog post above its comments) the
   // thread's own title in a heading of it does (issue 18: the main post carries the title).
-  if (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || (!hasMemberLink(ix, r) && !holdsThreadTitle(ix, r))) return undefined;
+  const firstDate = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end)?.iso;
+  // A submission says little of its own (a link post: its title, its poster, its time): it holds
+  // the thread's title (a heading, or a link to what was submitted), a member link, and a time
+  // before the first reply's — a thread's header describes the first floor, at its time. (A
+  // relative time is coarse: "6 years ago" above replies "6 yr. ago" is not the same moment.)
+  const before = !!anchor.iso && !!firstDate && (Date.parse(anchor.iso) < Date.parse(firstDate) || (!!anchor.relative && Date.parse(anchor.iso) === Date.parse(firstDate)));
+  const submission = before && hasMemberLink(ix, r) && holdsThreadTitle(ix, r, true);
+  if (!submission && (ownText(r) - headingChars(ix, r) < POST_TEXT_REF || punctMarks(ix, r) === 0 || (!hasMemberLink(ix, r) && !holdsThreadTitle(ix, r)))) return undefined;
   // Posts come in time order: a "main post" dated after the first floor is a page clock or a
   // "last visit" line.
-  const firstDate = anchors.find((a) => !a.prose && !a.edited && !inReply(a.index) && a.index >= first && a.index <= records[0]!.range.end)?.iso;
   if (anchor.iso && firstDate && Date.parse(anchor.iso) > Date.parse(firstDate)) return undefined;
   // …and one stamped with the first floor's very time ("Thread starter X · Start date <time>" above
   // the posts) is the thread's header describing that floor. (Day-only dates prove nothing: a
