@@ -487,11 +487,11 @@ const squashed = (t: string) => t.replace(/\s+/g, '');
 
 /**
  * Quotes without a quote class (old boards render them as a nested table): a block inside a floor's
- * body that opens with one or two short header lines (a label, the quoted member and time) and
- * whose other lines all repeat text of earlier floors. Found per floor in page order against the
+ * body that opens with one or two short header lines (a label closed by a colon, or the name of
+ * an earlier floor's author) and whose other lines all repeat text of earlier floors. Found per floor in page order against the
  * text of the floors before it; the lines of these blocks are then read as quotes (`linesText`).
  */
-export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][]): Array<Set<Element>> {
+export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: ReadonlyArray<string | undefined> = []): Array<Set<Element>> {
   let text = '';
   const whole = new Set<string>();
   // Every ECHO_PART_MIN-character window of the earlier lines: a line whose first and last windows
@@ -501,7 +501,9 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][]): Array<Set<Ele
   const seen = (t: string) => grams.has(t.slice(0, ECHO_PART_MIN)) && grams.has(t.slice(-ECHO_PART_MIN)) && text.includes(t);
   // A short line repeats an earlier one only as a whole line ("hookup" in a sentence is no quote).
   const earlier = { includes: (t: string) => (t.length >= ECHO_PART_MIN ? seen(t) : whole.has(t)) };
-  return lines.map((ls) => {
+  // The names of the floors read so far: a quote's header names whom it quotes.
+  const names: string[] = [];
+  return lines.map((ls, i) => {
     const found = new Set<Element>();
     if (text && ls.length >= 2) {
       // Candidate blocks: ancestors (below the line's root) of lines that repeat earlier text.
@@ -512,12 +514,14 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][]): Array<Set<Ele
         for (let n: AnyNode | null = ix.segments[k]!.element; n && n !== root; n = n.parent) {
           if (!(n instanceof Element) || seen.has(n)) continue;
           seen.add(n);
-          if (isEcho(ix, ls, n, earlier)) found.add(n);
+          if (isEcho(ix, ls, n, earlier, names)) found.add(n);
         }
       }
       // Outermost blocks only.
       for (const e of [...found]) for (let n = e.parent; n; n = n.parent) if (n instanceof Element && found.has(n)) found.delete(e);
     }
+    const who = authors[i] && squashed(authors[i]!);
+    if (who && who.length >= 2) names.push(who);
     for (const l of ls) {
       const t = squashed(l.text ?? ix.segments[l.k]!.text);
       text += '\n' + t;
@@ -528,7 +532,11 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][]): Array<Set<Ele
   });
 }
 
-function isEcho(ix: ThreadIndex, ls: FloorLine[], el: Element, earlier: { includes(t: string): boolean }): boolean {
+/** A quote's header line: a label closed by a colon ("引用:", "alice wrote:") or the quoted
+ * member's name ("kmcool 2014-7-21 10:09"). */
+const isQuoteHeader = (t: string, names: readonly string[]) => /[:：]$/.test(t) || names.some((n) => t.includes(n));
+
+function isEcho(ix: ThreadIndex, ls: FloorLine[], el: Element, earlier: { includes(t: string): boolean }, names: readonly string[]): boolean {
   const r = rangeOf(ix, el);
   const texts = ls
     .filter((l) => r.start <= ix.segments[l.k]!.index && ix.segments[l.k]!.index <= r.end)
@@ -537,6 +545,7 @@ function isEcho(ix: ThreadIndex, ls: FloorLine[], el: Element, earlier: { includ
   // (The header may itself repeat an earlier quote's: "引用:" opens every quote.)
   for (let h = 1; h <= ECHO_HEADER_LINES && h < texts.length; h++) {
     if (texts[h - 1]!.length > ECHO_HEADER_MAX) return false;
+    if (!texts.slice(0, h).some((t) => isQuoteHeader(t, names))) continue;
     const rest = texts.slice(h);
     if (rest.every((t) => t.length >= 2 && earlier.includes(t)) && rest.reduce((n, t) => n + t.length, 0) >= ECHO_MIN_CHARS) return true;
   }
@@ -927,9 +936,7 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     if (inReplies(rec, i)) continue;
     const href = n.name === 'a' ? page.resolve(n.attribs.href) : undefined;
     const isProfileLink = !!href && isProfileUrl(href);
-    // (A link naming itself may be a tag's: a candidate, but not one a profile link outranks.)
-    const selfNamed = !isProfileLink && !!href && !wholeFloor && selfNamedLink(collapse(textOf(n)), href, page.url);
-    const hinted = !isProfileLink && !wholeFloor && (selfNamed || AUTHOR_HINT.test(attrText(n)));
+    const hinted = !isProfileLink && !wholeFloor && AUTHOR_HINT.test(attrText(n));
     if (!isProfileLink && !hinted) continue;
     // A name holder is small; reading the text of a big hinted wrapper ("user-panel") for every
     // such element would be quadratic.

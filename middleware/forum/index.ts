@@ -271,7 +271,7 @@ function readFloors(ix: ThreadIndex, records: PostRecord[], anchors: DateAnchor[
     return kept.length || !ruleLines[i]!.length ? kept : ruleLines[i]!;
   }) : ruleLines;
   // Quotes without quote markup: blocks repeating earlier floors' text under a short header.
-  const echoes = echoBlocks(ix, lines);
+  const echoes = echoBlocks(ix, lines, authors.map((a) => a?.name));
   const texts = cutTemplateSignatures(dropBoilerplate(
     records.map((rec, i) => (content[i]?.length ? linesText(ix, lines[i]!, quoted, quotes[i], echoes[i]) : peakContent(ix, rec, dates[i]))),
     quoted,
