@@ -405,13 +405,7 @@ function* ownEntries(url: string, listItems: readonly string[]): Generator<[stri
   if (host === undefined) return;
   const self = pageKey(url);
   const seen = new Set<string>();
-  for (const item of listItems) {
-    let u: URL;
-    try {
-      u = new URL(item);
-    } catch {
-      continue;
-    }
+  for (const [item, u] of parsedEntries(listItems)) {
     if (u.host !== host) continue;
     const k = urlKey(u);
     if (k === self || seen.has(k)) continue;
@@ -492,6 +486,12 @@ function offsiteEntries(url: string, listItems: readonly string[]): Set<string> 
   const host = hostOf(url);
   const out = new Set<string>();
   if (host === undefined) return out;
+  for (const [, u] of parsedEntries(listItems)) if (u.host !== host) out.add(urlKey(u));
+  return out;
+}
+
+/** A list's entries with their parsed URLs; an entry that is no URL is left out. */
+function* parsedEntries(listItems: readonly string[]): Generator<[string, URL]> {
   for (const item of listItems) {
     let u: URL;
     try {
@@ -499,9 +499,8 @@ function offsiteEntries(url: string, listItems: readonly string[]): Set<string> 
     } catch {
       continue;
     }
-    if (u.host !== host) out.add(urlKey(u));
+    yield [item, u];
   }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -846,13 +845,7 @@ export function offsiteList(state: SiteTypeState, url: string, evidence: PageLis
   const self = pageKey(url);
   const keys = new Set<string>();
   let offsite = 0;
-  for (const e of entries) {
-    let u: URL;
-    try {
-      u = new URL(e);
-    } catch {
-      continue;
-    }
+  for (const [, u] of parsedEntries(entries)) {
     const k = urlKey(u);
     if (k === self || keys.has(k)) continue;
     keys.add(k);
