@@ -482,6 +482,8 @@ const ECHO_MIN_CHARS = 5;
 /** A line this long may repeat a part of an earlier line (a quote of one sentence); a shorter one
  * must repeat a whole line. */
 const ECHO_PART_MIN = 8;
+/** Places of a window kept for the search of a repeated line (the latest ones). */
+const ECHO_GRAM_PLACES = 4;
 
 const squashed = (t: string) => t.replace(/\s+/g, '');
 
@@ -494,11 +496,19 @@ const squashed = (t: string) => t.replace(/\s+/g, '');
 export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: ReadonlyArray<string | undefined> = []): Array<Set<Element>> {
   let text = '';
   const whole = new Set<string>();
-  // Every ECHO_PART_MIN-character window of the earlier lines: a line whose first and last windows
-  // are not among them repeats nothing (one lookup each instead of a search through all the text
-  // before it: linear in posts).
-  const grams = new Set<string>();
-  const seen = (t: string) => grams.has(t.slice(0, ECHO_PART_MIN)) && grams.has(t.slice(-ECHO_PART_MIN)) && text.includes(t);
+  // Every ECHO_PART_MIN-character window of the earlier lines with where it last occurred in
+  // `text` (ECHO_GRAM_PLACES places; `more` when it occurred before those too): a line whose first
+  // and last windows are not among them repeats nothing, and one that does is looked for at its
+  // first window's places — a search through all the text before it only when the window was seen
+  // more often (each line's search from the start made a thread whose replies repeat earlier lines
+  // quadratic in its text).
+  const grams = new Map<string, { at: number[]; more: boolean }>();
+  const seen = (t: string) => {
+    if (whole.has(t)) return true;
+    const first = grams.get(t.slice(0, ECHO_PART_MIN));
+    if (!first || !grams.has(t.slice(-ECHO_PART_MIN))) return false;
+    return first.at.some((at) => text.startsWith(t, at)) || (first.more && text.includes(t));
+  };
   // A short line repeats an earlier one only as a whole line ("hookup" in a sentence is no quote).
   const earlier = { includes: (t: string) => (t.length >= ECHO_PART_MIN ? seen(t) : whole.has(t)) };
   // The names of the floors read so far: a quote's header names whom it quotes.
@@ -508,13 +518,14 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
     if (text && ls.length >= 2) {
       // Candidate blocks: ancestors (below the line's root) of lines that repeat earlier text.
       const seen = new Set<Element>();
-      for (const { k, root, text } of ls) {
-        const t = squashed(text ?? ix.segments[k]!.text);
+      const floor = floorLineTexts(ix, ls);
+      for (const [i, { k, root }] of ls.entries()) {
+        const t = floor.texts[i]!;
         if (t.length < 2 || !earlier.includes(t)) continue;
         for (let n: AnyNode | null = ix.segments[k]!.element; n && n !== root; n = n.parent) {
           if (!(n instanceof Element) || seen.has(n)) continue;
           seen.add(n);
-          if (isEcho(ix, ls, n, earlier, names)) found.add(n);
+          if (isEcho(ix, floor, n, earlier, names)) found.add(n);
         }
       }
       // Outermost blocks only.
@@ -524,9 +535,15 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
     if (who && who.length >= 2) names.push(who);
     for (const l of ls) {
       const t = squashed(l.text ?? ix.segments[l.k]!.text);
+      const base = text.length + 1;
       text += '\n' + t;
       whole.add(t);
-      for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) grams.add(t.slice(j, j + ECHO_PART_MIN));
+      for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) {
+        const g = t.slice(j, j + ECHO_PART_MIN);
+        const places = grams.get(g);
+        if (!places) grams.set(g, { at: [base + j], more: false });
+        else if (places.at.push(base + j) > ECHO_GRAM_PLACES) (places.at.shift(), (places.more = true));
+      }
     }
     return found;
   });
@@ -536,12 +553,27 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
  * member's name ("kmcool 2014-7-21 10:09"). */
 const isQuoteHeader = (t: string, names: readonly string[]) => /[:：]$/.test(t) || names.some((n) => t.includes(n));
 
-function isEcho(ix: ThreadIndex, ls: FloorLine[], el: Element, earlier: { includes(t: string): boolean }, names: readonly string[]): boolean {
+/** A floor's lines squashed, and their positions ordered by page position (for the lines within
+ * an element's range: a binary search, not a pass over the floor's lines per element). */
+interface FloorLineTexts {
+  texts: string[];
+  /** Line numbers ordered by their segment's page position. */
+  order: number[];
+  /** The page position of each line of `order`. */
+  pos: number[];
+}
+
+function floorLineTexts(ix: ThreadIndex, ls: FloorLine[]): FloorLineTexts {
+  const texts = ls.map((l) => squashed(l.text ?? ix.segments[l.k]!.text));
+  const order = ls.map((_, i) => i).sort((a, b) => ix.segments[ls[a]!.k]!.index - ix.segments[ls[b]!.k]!.index || a - b);
+  return { texts, order, pos: order.map((i) => ix.segments[ls[i]!.k]!.index) };
+}
+
+function isEcho(ix: ThreadIndex, floor: FloorLineTexts, el: Element, earlier: { includes(t: string): boolean }, names: readonly string[]): boolean {
   const r = rangeOf(ix, el);
-  const texts = ls
-    .filter((l) => r.start <= ix.segments[l.k]!.index && ix.segments[l.k]!.index <= r.end)
-    .map((l) => squashed(l.text ?? ix.segments[l.k]!.text))
-    .filter(Boolean);
+  // the floor's lines within the element, in the floor's order
+  const inside = floor.order.slice(lowerBound(floor.pos, r.start), lowerBound(floor.pos, r.end + 1)).sort((a, b) => a - b);
+  const texts = inside.map((i) => floor.texts[i]!).filter(Boolean);
   // (The header may itself repeat an earlier quote's: "引用:" opens every quote.)
   for (let h = 1; h <= ECHO_HEADER_LINES && h < texts.length; h++) {
     if (texts[h - 1]!.length > ECHO_HEADER_MAX) return false;

@@ -21,6 +21,17 @@ function longThread(n: number): string {
   return `<html><head><title>Long thread</title></head><body><h1>Long thread</h1><div id="posts">${posts.join('')}</div></body></html>`;
 }
 
+/** A thread whose replies repeat the opening post's n lines under a quote header (an unmarked
+ * quote: the echo-block search, fields.ts echoBlocks). */
+function echoThread(n: number, floors = 6): string {
+  const lines = Array.from({ length: n }, (_, i) => `<p>Line ${i} of the opening post, a sentence to quote.</p>`).join('');
+  const posts = Array.from({ length: floors }, (_, f) =>
+    `<div class="post"><div class="postinfo"><a href="/u/user${f}">user${f}</a> <span class="time">2024-05-0${f + 1} 10:0${f}</span></div>` +
+      `<div class="content">${f ? `<div>user0 wrote:</div>${lines}` : lines}</div></div>`,
+  );
+  return `<html><head><title>Quoted thread</title></head><body><h1>Quoted thread</h1>${posts.join('')}</body></html>`;
+}
+
 describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
   it('takes at most 2.5× the time for twice the posts', () => {
     const n = 1500;
@@ -29,5 +40,13 @@ describe('linear in posts (issue 24: a 20,000-post page took 37 s)', () => {
     // posts measures 2.2 alone)
     bestTime(longThread(n), 1);
     expect(doublingRatio(longThread(n), longThread(2 * n), 2)).toBeLessThanOrEqual(2.5);
+  }, 90_000);
+
+  it('replies that repeat the opening post: at most 2.5× the time for twice its lines', () => {
+    // each repeated line was searched for from the start of the thread's text: ×2.5–2.7 per
+    // doubling at 4,000–8,000 lines before the search began at the repeated window's places
+    const n = 3000;
+    bestTime(echoThread(n), 1);
+    expect(doublingRatio(echoThread(n), echoThread(2 * n), 2)).toBeLessThanOrEqual(2.5);
   }, 90_000);
 });
