@@ -91,7 +91,8 @@ export class Extractor {
   /**
    * Extract many pages. Pages are grouped by `site` (else URL host); unless `stream`, every
    * middleware with a `learn` step sees all pages of a group first (templates learned from the
-   * whole group), then each page is extracted. Results keep the input order. `onStart` is told
+   * whole group), then each page is extracted — a group over LEARN_WINDOW_BYTES of input in
+   * consecutive windows of that size (memory). Results keep the input order. `onStart` is told
    * the index of each page as its work (parse, learn, extract) starts (the batch's page budget).
    */
   async extractBatch(inputs: ExtractInput[], opts: { stream?: boolean; onItem?: (item: Item, index: number) => void; onStart?: (index: number) => void } = {}): Promise<Item[]> {
@@ -114,7 +115,7 @@ export class Extractor {
       g.push(i);
     });
     const learners = this.chain.filter((m) => m.learn);
-    for (const [siteKey, idx] of groups) {
+    for (const [siteKey, group] of groups) for (const idx of learnWindows(group, inputs)) {
       const pages = new Map<number, Page>();
       for (const i of idx) {
         try {
@@ -149,6 +150,37 @@ export class Extractor {
     if (this.opened) await closeChain(this.chain, { spider: 'extract', log: this.log });
     this.opened = false;
   }
+}
+
+/**
+ * Input bytes of a site's pages held parsed at once by `extractBatch`'s learn pass. Each page
+ * stays parsed from its `learn` step to its extraction (the learners know a page they learned by
+ * its parsed object), and a parsed page costs several times its bytes: one site of 1,358 pages
+ * (400 MB) took 4 GB. A site over this bound is learned and extracted in windows of about this
+ * many bytes, in order; what the learners keep (site state) carries on from one window to the
+ * next, so a later window's pages meet a template learned from every page before them too.
+ */
+export const LEARN_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/** A site's page indices in consecutive windows of about LEARN_WINDOW_BYTES of input (every
+ * window holds at least one page). */
+export function learnWindows(idx: number[], inputs: ExtractInput[]): number[][] {
+  const out: number[][] = [];
+  let cur: number[] = [];
+  let bytes = 0;
+  for (const i of idx) {
+    const body = inputs[i]!.body;
+    const n = typeof body === 'string' ? body.length : body.byteLength;
+    if (cur.length && bytes + n > LEARN_WINDOW_BYTES) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(i);
+    bytes += n;
+  }
+  if (cur.length) out.push(cur);
+  return out;
 }
 
 /** One-shot extraction of a single page. */

@@ -11,6 +11,7 @@ import { capFields } from './item-caps.js';
 import { compactItem, KIND_OF_LABEL, type Item, type PageLabel } from '../core/item.js';
 
 import { timezoneForLang } from '../core/dates.js';
+import { ownStrings } from '../core/string-cache.js';
 
 export interface ProcessOptions {
   spider: string;
@@ -63,15 +64,19 @@ export function finishItem(ctx: PageContext, spider?: string): Item {
   const cut = truncation(ctx.page);
   if (cut) item.error = item.error ? `${item.error}; ${cut}` : cut;
   const kind = item.kind ?? (ctx.label && item.content === undefined && !item.items && !item.posts ? 'other' : ctx.label ? KIND_OF_LABEL[ctx.label as PageLabel] : 'other');
-  return compactItem({
-    ...item,
-    url: item.url,
-    kind,
-    spider,
-    fetchedAt: ctx.page.fetchedAt.toISOString(),
-    lang: item.lang ?? ctx.page.lang(),
-    status: item.status ?? ctx.request.status,
-  } as Item);
+  // The item outlives its page (a batch holds a site's items; a crawl's sinks queue them): its
+  // strings must not be views of the page's HTML (ownStrings).
+  return ownStrings(
+    compactItem({
+      ...item,
+      url: item.url,
+      kind,
+      spider,
+      fetchedAt: ctx.page.fetchedAt.toISOString(),
+      lang: item.lang ?? ctx.page.lang(),
+      status: item.status ?? ctx.request.status,
+    } as Item),
+  );
 }
 
 /** Run the chain on a page and return the context (item not yet finished) . */

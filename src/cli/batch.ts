@@ -125,8 +125,9 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
   const fetchedAt = shared.options.fetchedAt === undefined ? undefined : new Date(shared.options.fetchedAt);
   const extractor = new Extractor({ kind: shared.options.kind, timezone: shared.options.timezone, middleware: shared.options.explain ? { provenance: true } : undefined });
   const run = async (idx: number[]) => {
-    // A copy of each page's bytes: TextDecoder refuses views of shared memory.
-    const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!)), site: shared.sites[i], fetchedAt }));
+    // Views of the shared bytes, not copies (a site's pages may be most of the batch): decodeBody
+    // copies a page's bytes while it decodes them.
+    const inputs = idx.map((i) => ({ url: shared.urls[i]!, body: new Uint8Array(shared.bytes, shared.offsets[i]!, shared.offsets[i + 1]! - shared.offsets[i]!), site: shared.sites[i], fetchedAt }));
     const onStart = o.slot === undefined ? undefined : (k: number) => {
       Atomics.store(slots, 2 * o.slot! + 1, Date.now() - shared.epoch);
       Atomics.store(slots, 2 * o.slot!, idx[k]! + 1);
@@ -147,7 +148,11 @@ export async function runGroups(shared: BatchShared, onPage: (r: PageResult) => 
   }
 }
 
-/** Extract every page; items in input order, the same as one Extractor's extractBatch gives. */
+const EMPTY = new Uint8Array(0);
+
+/** Extract every page; items in input order, the same as one Extractor's extractBatch gives.
+ * Takes the pages' bytes: each `body` is emptied once it is copied into the batch's shared
+ * memory. */
 export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}): Promise<Item[]> {
   if (!pages.length) return [];
   const groups = groupBySite(pages);
@@ -161,7 +166,12 @@ export async function extractPages(pages: BatchPage[], o: BatchRunOptions = {}):
   for (const p of pages) offsets.push(offsets[offsets.length - 1]! + p.body.length);
   const bytes = new SharedArrayBuffer(offsets[offsets.length - 1]!);
   const view = new Uint8Array(bytes);
-  pages.forEach((p, i) => view.set(p.body, offsets[i]!));
+  // Each page's own buffer is let go once its bytes are in the shared one (a batch then holds its
+  // pages' bytes once, not twice).
+  pages.forEach((p, i) => {
+    view.set(p.body, offsets[i]!);
+    p.body = EMPTY;
+  });
   const shared: BatchShared = {
     bytes,
     offsets,

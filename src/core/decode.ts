@@ -152,6 +152,9 @@ function detect(bytes: Uint8Array): string | undefined {
  */
 export function decodeBody(body: Uint8Array | string, contentType?: string): DecodedBody {
   if (typeof body === 'string') return { text: withoutNul(body), charset: 'utf-8', source: 'string' };
+  // A view of shared memory (a batch's pages sit in one SharedArrayBuffer): TextDecoder refuses
+  // those, so the page's bytes are copied here, for the time of the decoding only.
+  if (typeof SharedArrayBuffer !== 'undefined' && body.buffer instanceof SharedArrayBuffer) body = body.slice();
   if (contentType && /^(image|audio|video|font)\/|application\/(octet-stream|pdf|zip|gzip)/i.test(contentType)) {
     throw new BinaryContentError(contentType);
   }
