@@ -5,7 +5,8 @@
  * a file that is missing, a directory, a FIFO or device, too large, a damaged gzip — becomes an
  * error record `{id, url?, kind: 'other', error}` with the manifest's line named in `error`, and
  * the batch goes on. Each record is handed on (`onItem`) as soon as its page is done: in manifest
- * order with `stream`, else in the order pages finish (read failures first). A page that runs
+ * order with `stream`, else in the order pages finish (a part's read failures before its pages;
+ * see BATCH_PART_BYTES). A page that runs
  * past the page budget is an `other` item with the error, and a failure too. A UTF-8 BOM at the
  * start of the manifest is skipped.
  */
@@ -32,6 +33,14 @@ export interface BatchFailure {
   /** `MANIFEST:LINE: reason` (read failures: `… (manifest id ID)`). */
   message: string;
 }
+
+/**
+ * Page bytes held at once: a manifest whose pages hold more is extracted in parts of whole sites
+ * (a site's pages stay in one part, so its items are those of one pass), each part read when its
+ * turn comes. A batch's pages sit in one shared buffer while they are extracted (src/cli/batch.ts):
+ * without parts a batch needed memory for all of its pages' bytes at once.
+ */
+export const BATCH_PART_BYTES = 256 * 1024 * 1024;
 
 /** Largest manifest read (a line per page: a million pages of ~200 bytes). */
 export const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
@@ -96,6 +105,8 @@ export interface BatchOptions {
   pageBudgetSecs?: number;
   /** Add `provenance` to every item (`--explain`). */
   explain?: boolean;
+  /** Page bytes one part of the batch holds (default BATCH_PART_BYTES). */
+  partBytes?: number;
   /** Each record as soon as it is done (see the file's comment for the order), with its id. */
   onItem?: (record: BatchRecord) => void | Promise<void>;
   /** Each failed line, when it is found (before the pages are extracted). */
@@ -119,6 +130,7 @@ function errorRecord(f: BatchFailure, url?: string): BatchRecord {
  */
 export async function extractManifest(manifest: string, o: BatchOptions = {}): Promise<{ entries: ManifestLine[]; items: Item[]; failures: BatchFailure[] }> {
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const partBytes = o.partBytes ?? BATCH_PART_BYTES;
   const { entries, failures, dir } = readManifest(manifest);
   const emit = o.onItem ?? (() => {});
   // Lines with no usable entry: first (with --stream too: they have no place among the pages)
@@ -127,23 +139,6 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
     await emit(errorRecord(f));
   }
   const items: Item[] = new Array(entries.length);
-  const inputs: BatchPage[] = [];
-  const inputIndex: number[] = [];
-  const unread = new Set<number>();
-  entries.forEach((e, i) => {
-    const file = path.resolve(dir, e.path);
-    try {
-      inputs.push({ url: e.url ?? fileUrl(file), body: pageBytes(readRegularFile(file, maxBytes), file, maxBytes), site: e.site });
-      inputIndex.push(i);
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-      const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${err.message} (manifest id ${e.id})` };
-      failures.push(f);
-      o.onFailure?.(f);
-      items[i] = errorRecord(f, e.url ?? fileUrl(file));
-      unread.add(i);
-    }
-  });
   // Records out: as each is done, or in manifest order with --stream (held until those before it
   // are out). One queue, so a slow sink never interleaves two lines.
   let next = 0;
@@ -156,28 +151,78 @@ export async function extractManifest(manifest: string, o: BatchOptions = {}): P
     });
   };
   if (o.stream) done();
-  else for (const i of unread) done(i);
-  const { extractPages } = await import('./batch.js');
-  await extractPages(inputs, {
-    kind: o.kind ?? 'auto',
-    stream: o.stream,
-    timezone: o.timezone,
-    fetchedAt: o.fetchedAt,
-    jobs: o.jobs,
-    pageBudgetSecs: o.pageBudgetSecs,
-    explain: o.explain,
-    onTimeout: (k, message) => {
-      const e = entries[inputIndex[k]!]!;
-      const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${message} (manifest id ${e.id})` };
-      failures.push(f);
-      o.onFailure?.(f);
-    },
-    onItem: (k, item) => {
-      const i = inputIndex[k]!;
-      items[i] = item;
-      done(i);
-    },
+  const { extractPages, siteKeyOf } = await import('./batch.js');
+  const fileOf = (e: ManifestLine) => path.resolve(dir, e.path);
+  const urlOf = (e: ManifestLine) => e.url ?? fileUrl(fileOf(e));
+
+  /** The pages of one part (whole sites), read; its read failures handed on. */
+  let inputs: BatchPage[] = [];
+  let inputIndex: number[] = [];
+  let bytes = 0;
+  const extractPart = async () => {
+    if (!inputs.length) return;
+    const index = inputIndex;
+    const part = inputs;
+    inputs = [];
+    inputIndex = [];
+    bytes = 0;
+    await extractPages(part, {
+      kind: o.kind ?? 'auto',
+      stream: o.stream,
+      timezone: o.timezone,
+      fetchedAt: o.fetchedAt,
+      jobs: o.jobs,
+      pageBudgetSecs: o.pageBudgetSecs,
+      explain: o.explain,
+      onTimeout: (k, message) => {
+        const e = entries[index[k]!]!;
+        const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${message} (manifest id ${e.id})` };
+        failures.push(f);
+        o.onFailure?.(f);
+      },
+      onItem: (k, item) => {
+        const i = index[k]!;
+        items[i] = item;
+        done(i);
+      },
+    });
+  };
+  // Sites in first-seen order, each read whole when its turn comes; a part is extracted once the
+  // next site would take it past partBytes (a site larger than that is a part of its own).
+  const sites = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    const key = e.site ?? siteKeyOf(urlOf(e));
+    let g = sites.get(key);
+    if (!g) sites.set(key, (g = []));
+    g.push(i);
   });
+  for (const group of sites.values()) {
+    const read: Array<{ i: number; page: BatchPage }> = [];
+    let groupBytes = 0;
+    for (const i of group) {
+      const e = entries[i]!;
+      const file = fileOf(e);
+      try {
+        const page = { url: urlOf(e), body: pageBytes(readRegularFile(file, maxBytes), file, maxBytes), site: e.site };
+        read.push({ i, page });
+        groupBytes += page.body.length;
+      } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        const f: BatchFailure = { line: e.line, id: e.id, message: `${manifest}:${e.line}: ${err.message} (manifest id ${e.id})` };
+        failures.push(f);
+        o.onFailure?.(f);
+        items[i] = errorRecord(f, urlOf(e));
+        done(i);
+      }
+    }
+    if (inputs.length && bytes + groupBytes > partBytes) await extractPart();
+    for (const { i, page } of read) {
+      inputs.push(page);
+      inputIndex.push(i);
+    }
+    bytes += groupBytes;
+  }
+  await extractPart();
   await queue;
   failures.sort((a, b) => a.line - b.line);
   return { entries, items, failures };

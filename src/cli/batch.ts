@@ -17,6 +17,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Extractor, type ExtractKind } from '../chain/extractor.js';
 import { siteKeyOf } from '../chain/process.js';
+
+export { siteKeyOf };
 import type { Item } from '../core/item.js';
 import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js';
 import { BATCH_WORKER_FILE, newBatchWorker, takeBatchWorker } from './batch-prestart.js';

@@ -21,4 +21,26 @@ describe('gleaner extract --batch manifests', () => {
     expect(entries).toEqual([]);
     expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/m\.jsonl:1: "url" must be an absolute URL/)]);
   });
+  it('a manifest over partBytes is extracted in parts of whole sites: the same records, a missing file still one failure', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gleaner-manifest-'));
+    const lines: object[] = [];
+    for (let k = 0; k < 12; k++) {
+      const site = `s${k % 3}`;
+      const text = Array.from({ length: 8 }, (_, j) => `<p>Paragraph ${j} of page ${k} tells what happened on that day, in several plain sentences. It goes on for a while, as an article does.</p>`).join('');
+      writeFileSync(path.join(dir, `${k}.html`), `<html><head><title>Page ${k} of ${site}</title></head><body><article><h1>Page ${k} of ${site}</h1>${text}</article><!-- ${'x'.repeat(2000)} --></body></html>`);
+      lines.push({ id: `p${k}`, path: `${k}.html`, url: `https://${site}.example.org/${k}.html` });
+    }
+    lines.splice(5, 0, { id: 'gone', path: 'missing.html', url: 'https://s1.example.org/gone.html' });
+    writeFileSync(path.join(dir, 'm.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const fetchedAt = new Date('2024-05-01T00:00:00Z');
+    const order: string[] = [];
+    const whole = await extractManifest(path.join(dir, 'm.jsonl'), { fetchedAt, jobs: 1, kind: 'article' });
+    // each site's four pages are ~10 KB: one site per part
+    const parts = await extractManifest(path.join(dir, 'm.jsonl'), { fetchedAt, jobs: 1, kind: 'article', partBytes: 12_000, stream: true, onItem: (r) => void order.push(r.id ?? '') });
+    expect(parts.items).toEqual(whole.items);
+    expect(parts.items.map((i) => i.url)).toEqual(lines.map((l) => (l as { url: string }).url));
+    expect(parts.items.map((i) => i.title)).toEqual(lines.map((l) => (l as { id: string }).id).map((id) => (id === 'gone' ? undefined : `Page ${id.slice(1)} of s${Number(id.slice(1)) % 3}`)));
+    expect(parts.failures.map((f) => f.id)).toEqual(['gone']);
+    expect(order).toEqual(lines.map((l) => (l as { id: string }).id));
+  });
 });
