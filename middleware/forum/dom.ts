@@ -193,10 +193,28 @@ export interface PostRecord {
 export const CLASS_SIMILARITY = 0.5;
 const DIGITS = /\d+/g;
 
-/** Class tokens with digits stripped (`bg1`/`bg2` → `bg`, `post-123` → `post-`). */
-export function classTokens(el: Element): string[] {
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+/** Class tokens with digits stripped (`bg1`/`bg2` → `bg`, `post-123` → `post-`). Shared and
+ * frozen: one array per distinct class attribute (a page repeats a few dozen of them over
+ * thousands of elements, and the splitter asks for them many times per element). */
+export function classTokens(el: Element): readonly string[] {
   const c = el.attribs.class;
-  return c ? splitClassTokens(c) : [];
+  return c ? memoByString(TOKEN_MEMO, c, splitClassTokens) : NO_TOKENS;
+}
+
+/** Distinct class attributes kept at most (then the memo starts over): a bound across pages. */
+const CLASS_MEMO_SIZE = 20_000;
+const TOKEN_MEMO = new Map<string, readonly string[]>();
+
+/** A pure function of a class attribute, memoised (bounded) and frozen. */
+export function memoByString(memo: Map<string, readonly string[]>, c: string, f: (c: string) => string[]): readonly string[] {
+  let v = memo.get(c);
+  if (v === undefined) {
+    if (memo.size >= CLASS_MEMO_SIZE) memo.clear();
+    memo.set(c, (v = Object.freeze(f(c))));
+  }
+  return v;
 }
 
 function splitClassTokens(c: string): string[] {
@@ -221,7 +239,7 @@ export function stepKey(el: Element): string {
   return cls.length ? `${el.name}.${cls.join('.')}` : el.name;
 }
 
-export function jaccard(a: string[], b: string[]): number {
+export function jaccard(a: readonly string[], b: readonly string[]): number {
   if (!a.length && !b.length) return 1;
   let inter = 0;
   const sb = new Set(b);

@@ -138,7 +138,7 @@ const STEP_SIMILARITY = 0.5;
  * different class sets of one template slot share one key. One space per vote.
  */
 export class PathSpace {
-  private readonly slots = new Map<string, Array<{ tag: string; cls: string[]; key: string }>>();
+  private readonly slots = new Map<string, Array<{ tag: string; cls: readonly string[]; key: string }>>();
 
   private canonStep(parent: string, el: Element): string {
     const cls = classTokens(el);

@@ -117,7 +117,7 @@ const BODY_MIN_RECORDS = 0.5;
 /** Tag and class words of an element: the template it is rendered with ('' without classes). */
 function signature(e: Element): string {
   const w = classWords(e);
-  return w.length ? `${e.name}.${w.sort().join('.')}` : '';
+  return w.length ? `${e.name}.${[...w].sort().join('.')}` : '';
 }
 
 /**

@@ -240,7 +240,7 @@ function attrSignature(el: Element): string | undefined {
   return [...names.sort(), ...ROLE_ATTRS.map((r) => el.attribs[r] ?? '')].join(' ');
 }
 
-function similar(a: Element, b: Element, ca: string[], cb: string[]): boolean {
+function similar(a: Element, b: Element, ca: readonly string[], cb: readonly string[]): boolean {
   if (a.name !== b.name) return false;
   const pa = idPattern(a);
   const pb = idPattern(b);
@@ -256,7 +256,7 @@ function similar(a: Element, b: Element, ca: string[], cb: string[]): boolean {
 
 /** Cluster an element's children by signature; returns cluster id per child. */
 function clusterChildren(children: Element[]): number[] {
-  const reps: Array<{ el: Element; cls: string[] }> = [];
+  const reps: Array<{ el: Element; cls: readonly string[] }> = [];
   const out: number[] = [];
   for (const c of children) {
     const cls = classTokens(c);
