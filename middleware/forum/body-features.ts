@@ -45,7 +45,18 @@ interface FloorText {
   link: number;
   start: number;
   end: number;
+  /** Computed on first use (a floor's text is read by many candidates). */
+  punct?: number;
+  masked?: string;
+  tiny?: boolean;
 }
+
+/** Per call of bodyCandidates: the texts read so far, by floor, way of reading and elements. */
+type ReadMemo = Map<string, FloorText | undefined>;
+
+const punctOf = (t: FloorText): number => (t.punct ??= punctIn(t.text));
+const maskedOf = (t: FloorText): string => (t.masked ??= mask(t.text));
+const tinyOf = (t: FloorText): boolean => (t.tiny ??= t.text.replace(/\s/g, '').length <= 6);
 
 /** The text of a floor's elements: the lines the rules would read there (fields.ts
  * `contentLines`) — or, given the floor's readable lines (sorted segment indices), those inside
@@ -114,13 +125,22 @@ function slotPaths(ix: ThreadIndex, records: PostRecord[], space: PathSpace): st
     .map(([p]) => p);
 }
 
-function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[] | undefined>, whole: Array<FloorText | undefined>, dates: Array<DateAnchor | undefined>, rule: Array<Element[] | undefined>, path?: string): Features {
+function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[] | undefined>, whole: Array<FloorText | undefined>, dates: Array<DateAnchor | undefined>, rule: Array<Element[] | undefined>, memo: ReadMemo, path?: string): Features {
   const f: Features = new Map();
   const put = (k: string, v = 1) => {
     if (v) f.set(k, (f.get(k) ?? 0) + v);
   };
   // (The rules' own content is read as the rules read it; a slot, from the floor's readable lines.)
-  const reads = records.map((rec, i) => (nodes[i] === rule[i] || !whole[i] ? readNodes(ix, nodes[i], rec) : readNodes(ix, nodes[i], rec, whole[i]!.ks)));
+  const reads = records.map((rec, i) => {
+    const els = nodes[i];
+    if (!els?.length) return undefined;
+    const slow = els === rule[i] || !whole[i];
+    const key = `${i}${slow ? 's' : 'f'}${els.map((e) => rangeOf(ix, e).start).join(',')}`;
+    if (memo.has(key)) return memo.get(key);
+    const r = slow ? readNodes(ix, els, rec) : readNodes(ix, els, rec, whole[i]!.ks);
+    memo.set(key, r);
+    return r;
+  });
   const floors = whole.filter(Boolean).length || 1;
   const present = reads.filter(Boolean).length;
   put('present', present / floors);
@@ -132,7 +152,7 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
   const texts = new Set<string>();
   for (const r of reads) if (r) {
     firsts.set(r.first, (firsts.get(r.first) ?? 0) + 1);
-    texts.add(mask(r.text));
+    texts.add(maskedOf(r));
   }
   const templ = Math.max(TEMPLATE_FLOORS, TEMPLATE_SHARE * present);
   let share = 0, punct = 0, noPunct = 0, link = 0, lines = 0, len = 0, templFirst = 0, after = 0, before = 0, holdsDate = 0, above = 0, below = 0, same = 0, tiny = 0;
@@ -140,13 +160,13 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
     if (!r) return;
     const w = whole[i]!;
     share += Math.min(1, r.text.length / Math.max(1, w.text.length));
-    const pw = punctIn(w.text);
-    if (pw) punct += punctIn(r.text) / pw;
+    const pw = punctOf(w);
+    if (pw) punct += punctOf(r) / pw;
     else noPunct++;
     link += r.link / Math.max(1, r.text.length);
     lines += r.lines;
     len += r.text.length;
-    if (r.text.replace(/\s/g, '').length <= 6) tiny++;
+    if (tinyOf(r)) tiny++;
     if (records.length >= TEMPLATE_FLOORS && firsts.get(r.first)! >= templ) templFirst++;
     const d = dates[i];
     if (d) {
@@ -197,7 +217,8 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
  */
 export function bodyCandidates(ix: ThreadIndex, records: PostRecord[], rule: Array<Element[] | undefined>, dates: Array<DateAnchor | undefined>): BodyCandidate[] {
   const whole = records.map((rec) => readNodes(ix, rec.roots.length ? rec.roots : undefined, rec));
-  const first = describe(ix, records, rule, whole, dates, rule);
+  const memo: ReadMemo = new Map();
+  const first = describe(ix, records, rule, whole, dates, rule, memo);
   first.set('rule', 1);
   const out: BodyCandidate[] = [{ nodes: rule, f: first }];
   if (records.length < 2 || records.some((r) => !r.roots.length)) return out;
@@ -211,7 +232,7 @@ export function bodyCandidates(ix: ThreadIndex, records: PostRecord[], rule: Arr
     const s = sig(ix, nodes);
     if (seen.has(s)) continue;
     seen.add(s);
-    const f = describe(ix, records, nodes, whole, dates, rule, p);
+    const f = describe(ix, records, nodes, whole, dates, rule, memo, p);
     // A slot that reads text in few floors (one template's element, empty elsewhere) is no body.
     if ((f.get('present') ?? 0) < BODY_PATH_SUPPORT) continue;
     out.push({ nodes, f });

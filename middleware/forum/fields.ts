@@ -150,8 +150,44 @@ export class PathSpace {
     return key;
   }
 
+  /** Per floor: the paths found so far (null: not inside the floor), when its roots are disjoint. */
+  private readonly known = new Map<PostRecord, Map<AnyNode, string | null> | null>();
+
   /** Path of an element from its floor; undefined when it is not inside the floor's roots. */
   pathIn(rec: PostRecord, el: AnyNode): string | undefined {
+    let known = this.known.get(rec);
+    if (known === undefined) this.known.set(rec, (known = disjoint(rec.roots) ? new Map(rec.roots.map((r, j) => [r, `${j}:`])) : null));
+    if (!known) return this.walk(rec, el);
+    // From the nearest ancestor whose path is known (a root's is `j:`): a step is canonical for
+    // good once seen (canonStep returns the same key for the same parent and element), so a path
+    // is the known one plus the steps below it.
+    const chain: AnyNode[] = [];
+    let n: AnyNode | null = el;
+    let base: string | null | undefined;
+    while (n && (base = known.get(n)) === undefined) {
+      chain.push(n);
+      n = n.parent;
+    }
+    if (!n || base === null || base === undefined) {
+      for (const c of chain) known.set(c, null);
+      return undefined;
+    }
+    let path = base;
+    // (A root's own path is `j:`, every other one has a step after the colon.)
+    let first = ROOT_PATH.test(base);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const c = chain[k]!;
+      if (c instanceof Element) {
+        path += (first ? '' : '/') + this.canonStep(path, c);
+        first = false;
+      }
+      known.set(c, path);
+    }
+    return path;
+  }
+
+  /** pathIn without the memo (floors whose roots nest). */
+  private walk(rec: PostRecord, el: AnyNode): string | undefined {
     for (let j = 0; j < rec.roots.length; j++) {
       const root = rec.roots[j]!;
       const chain: Element[] = [];
@@ -172,16 +208,22 @@ export class PathSpace {
     return undefined;
   }
 
+  /** Parsed steps of the paths resolved so far. */
+  private readonly steps = new Map<string, Array<{ tag: string; cls: string[] }>>();
+
   /** Elements of a floor at a path (all of them: a step can match several siblings). */
   resolve(rec: PostRecord, path: string): Element[] {
     const colon = path.indexOf(':');
     const root = rec.roots[Number(path.slice(0, colon))];
     if (!root) return [];
-    const rest = path.slice(colon + 1);
+    let steps = this.steps.get(path);
+    if (!steps) {
+      const rest = path.slice(colon + 1);
+      this.steps.set(path, (steps = rest ? rest.split('/').map((step) => { const [tag, ...cls] = step.split('.'); return { tag: tag!, cls }; }) : []));
+    }
     let level: Element[] = [root];
-    if (!rest) return level;
-    for (const step of rest.split('/')) {
-      const [tag, ...cls] = step.split('.');
+    if (!steps.length) return level;
+    for (const { tag, cls } of steps) {
       const next: Element[] = [];
       for (const e of level) {
         for (const c of elementChildren(e)) if (c.name === tag && jaccard(cls, classTokens(c)) >= STEP_SIMILARITY) next.push(c);
@@ -191,6 +233,16 @@ export class PathSpace {
     }
     return level;
   }
+}
+
+const ROOT_PATH = /^\d+:$/;
+
+/** No root inside another (then an element is inside one root at most). */
+function disjoint(roots: readonly Element[]): boolean {
+  if (roots.length < 2) return true;
+  const set = new Set<AnyNode>(roots);
+  for (const r of roots) for (let n = r.parent; n; n = n.parent) if (set.has(n)) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
