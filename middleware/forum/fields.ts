@@ -546,28 +546,50 @@ const squashed = (t: string) => t.replace(/\s+/g, '');
  * text of the floors before it; the lines of these blocks are then read as quotes (`linesText`).
  */
 export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: ReadonlyArray<string | undefined> = []): Array<Set<Element>> {
-  let text = '';
+  // The earlier floors' lines (squashed), each at its place in their text joined by '\n' (no line
+  // holds one: a line repeats text of the earlier ones only inside one of them).
+  const earlierLines: string[] = [];
+  const starts: number[] = [];
+  let size = 0;
   const whole = new Set<string>();
   // Every ECHO_PART_MIN-character window of the earlier lines with where it last occurred in
-  // `text` (ECHO_GRAM_PLACES places; `more` when it occurred before those too): a line whose first
-  // and last windows are not among them repeats nothing, and one that does is looked for at its
-  // first window's places — a search through all the text before it only when the window was seen
-  // more often (each line's search from the start made a thread whose replies repeat earlier lines
-  // quadratic in its text).
+  // their text (ECHO_GRAM_PLACES places; `more` when it occurred before those too): a line whose
+  // first and last windows are not among them repeats nothing, and one that does is looked for at
+  // its first window's places — a search through all the lines before it only when the window was
+  // seen more often and every window of the line occurs (each line's search from the start made a
+  // thread whose replies repeat earlier lines quadratic in its text; so did the search of a line
+  // whose first and last windows are common, "Second line of reply 12, …", and which repeats
+  // nothing).
   const grams = new Map<string, { at: number[]; more: boolean }>();
+  const startsWithAt = (t: string, at: number) => {
+    const li = lowerBound(starts, at + 1) - 1;
+    return earlierLines[li]!.startsWith(t, at - starts[li]!);
+  };
+  const allWindows = (t: string) => {
+    for (let j = 1; j + ECHO_PART_MIN < t.length; j++) if (!grams.has(t.slice(j, j + ECHO_PART_MIN))) return false;
+    return true;
+  };
   const seen = (t: string) => {
     if (whole.has(t)) return true;
     const first = grams.get(t.slice(0, ECHO_PART_MIN));
     if (!first || !grams.has(t.slice(-ECHO_PART_MIN))) return false;
-    return first.at.some((at) => text.startsWith(t, at)) || (first.more && text.includes(t));
+    return first.at.some((at) => startsWithAt(t, at)) || (first.more && allWindows(t) && earlierLines.some((l) => l.includes(t)));
+  };
+  // (Answers do not change while a floor is read: the floor's lines join the text after it.)
+  let answers = new Map<string, boolean>();
+  const seenOnce = (t: string) => {
+    let v = answers.get(t);
+    if (v === undefined) answers.set(t, (v = seen(t)));
+    return v;
   };
   // A short line repeats an earlier one only as a whole line ("hookup" in a sentence is no quote).
-  const earlier = { includes: (t: string) => (t.length >= ECHO_PART_MIN ? seen(t) : whole.has(t)) };
+  const earlier = { includes: (t: string) => (t.length >= ECHO_PART_MIN ? seenOnce(t) : whole.has(t)) };
   // The names of the floors read so far: a quote's header names whom it quotes.
   const names: string[] = [];
   return lines.map((ls, i) => {
     const found = new Set<Element>();
-    if (text && ls.length >= 2) {
+    if (earlierLines.length && ls.length >= 2) {
+      answers = new Map();
       // Candidate blocks: ancestors (below the line's root) of lines that repeat earlier text.
       const seen = new Set<Element>();
       const floor = floorLineTexts(ix, ls);
@@ -587,8 +609,10 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
     if (who && who.length >= 2) names.push(who);
     for (const l of ls) {
       const t = squashed(l.text ?? ix.segments[l.k]!.text);
-      const base = text.length + 1;
-      text += '\n' + t;
+      const base = size + 1;
+      earlierLines.push(t);
+      starts.push(base);
+      size = base + t.length;
       whole.add(t);
       for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) {
         const g = t.slice(j, j + ECHO_PART_MIN);
