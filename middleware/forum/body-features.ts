@@ -13,7 +13,7 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS } from '../../src/core/page.js';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type ThreadIndex, lowerBound, rangeOf, segSpan, punctIn } from './dom.js';
+import { type PostRecord, type ThreadIndex, lowerBound, rangeOf, segSpan, linesPunct } from './dom.js';
 import { PathSpace, contentLines, inReplies } from './fields.js';
 import { classWords } from './set-features.js';
 import type { Features } from './model.js';
@@ -40,6 +40,8 @@ interface FloorText {
   text: string;
   /** Segment indices of its lines. */
   ks: number[];
+  /** Its lines (a part of the segment's text where `text` is set). */
+  parts: Array<{ k: number; text?: string }>;
   first: string;
   lines: number;
   link: number;
@@ -54,7 +56,7 @@ interface FloorText {
 /** Per call of bodyCandidates: the texts read so far, by floor, way of reading and elements. */
 type ReadMemo = Map<string, FloorText | undefined>;
 
-const punctOf = (t: FloorText): number => (t.punct ??= punctIn(t.text));
+const punctOf = (ix: ThreadIndex, t: FloorText): number => (t.punct ??= linesPunct(ix, t.parts, () => t.text));
 const maskedOf = (t: FloorText): string => (t.masked ??= mask(t.text));
 const tinyOf = (t: FloorText): boolean => (t.tiny ??= t.text.replace(/\s/g, '').length <= 6);
 
@@ -85,6 +87,7 @@ function readNodes(ix: ThreadIndex, els: Element[] | undefined, rec: PostRecord,
     first: mask(texts[0]!),
     lines: lines.length,
     ks: lines.map((l) => l.k),
+    parts: lines,
     link,
     start: Math.min(...ranges.map((r) => r.start)),
     end: Math.max(...ranges.map((r) => r.end)),
@@ -160,8 +163,8 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
     if (!r) return;
     const w = whole[i]!;
     share += Math.min(1, r.text.length / Math.max(1, w.text.length));
-    const pw = punctOf(w);
-    if (pw) punct += punctOf(r) / pw;
+    const pw = punctOf(ix, w);
+    if (pw) punct += punctOf(ix, r) / pw;
     else noPunct++;
     link += r.link / Math.max(1, r.text.length);
     lines += r.lines;

@@ -37,6 +37,9 @@ export interface ThreadIndex extends PageIndex {
   prePunct: Float64Array;
   /** Per segment: inside a noise element (signature, buttons). */
   noise: Uint8Array;
+  /** Per segment: sentence punctuation of its text alone (`punctIn`), -1 until asked for
+   * (`segmentPunct`). */
+  segPunct: Int32Array;
 }
 
 /**
@@ -49,6 +52,7 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
   const m = segments.length;
   const prePunct = new Float64Array(m + 1);
   const noise = new Uint8Array(m);
+  const segPunct = new Int32Array(m).fill(-1);
   const memo = new Map<AnyNode, boolean>();
   const pageChars = ix.segments.length ? rangeChars(ix, { start: 0, end: page.nodes.length - 1 }) : 0;
   const isNoise = (el: AnyNode): boolean => {
@@ -83,9 +87,9 @@ export function buildIndex(page: Page, labelStarts: ReadonlySet<number> = new Se
     const counts = !noise[i] && s.linkChars < s.text.length / 2;
     // In a dated label line ("Ingo78, 10. April 2020") commas are metadata; a full stop or a
     // question mark of CJK text still ends a sentence ("路人甲：说得对。 2019-3-1 21:30").
-    prePunct[i + 1] = prePunct[i]! + (!counts ? 0 : labelStarts.has(s.index) ? strongCjkPunct(s.text) : punctIn(s.text));
+    prePunct[i + 1] = prePunct[i]! + (!counts ? 0 : labelStarts.has(s.index) ? strongCjkPunct(s.text) : (segPunct[i] = punctIn(s.text)));
   }
-  const tix: ThreadIndex = { ...ix, prePunct, noise };
+  const tix: ThreadIndex = { ...ix, prePunct, noise, segPunct };
   markGuestPrompts(tix);
   return tix;
 }
@@ -148,6 +152,31 @@ export function punctIn(text: string): number {
   let k = 0;
   while (CONTENT_PUNCT.exec(text)) k++;
   return k;
+}
+
+/** `punctIn` of segment k's text, computed once per segment. */
+export function segmentPunct(ix: ThreadIndex, k: number): number {
+  let v = ix.segPunct[k]!;
+  if (v < 0) ix.segPunct[k] = v = punctIn(ix.segments[k]!.text);
+  return v;
+}
+
+const LATIN_MARK_START = new RegExp(`^[${LATIN_MARKS}]`);
+
+/**
+ * `punctIn` of lines joined by '\n' (a segment's text where `text` is undefined), from the lines'
+ * own counts: a mark never spans lines, and only a Latin mark opening a line after the first reads
+ * the line before it (its lookbehind: "word\n."), so then the joined text is counted as it is.
+ */
+export function linesPunct(ix: ThreadIndex, lines: ReadonlyArray<{ k: number; text?: string | undefined }>, joined: () => string): number {
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const t = l.text ?? ix.segments[l.k]!.text;
+    if (i > 0 && LATIN_MARK_START.test(t)) return punctIn(joined());
+    n += l.text !== undefined ? punctIn(l.text) : segmentPunct(ix, l.k);
+  }
+  return n;
 }
 
 export { lowerBound } from '../../src/core/positions.js';

@@ -14,7 +14,7 @@
  */
 import { Element, Text, type AnyNode } from 'domhandler';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type Range, type ThreadIndex, chars, rangeOf, segSpan, punctIn } from './dom.js';
+import { type PostRecord, type Range, type ThreadIndex, chars, rangeOf, segSpan, punctIn, segmentPunct } from './dom.js';
 import { ACTION_TEXT, COUNTER_LINE, type AuthorPick, type FloorLine, PathSpace, inQuote, readable } from './fields.js';
 import { classWords } from './set-features.js';
 import { titleCore } from './title.js';
@@ -189,7 +189,7 @@ export function lineCandidates(
       put(inContent ? 'inContent' : cStart < 0 ? 'noContent' : seg.index < cStart ? 'beforeContent' : seg.index > cEnd ? 'afterContent' : 'besideContent');
       put('len:log', log(len, 6));
       if (len <= 4) put('len:tiny');
-      const p = punctIn(text);
+      const p = ruled?.text !== undefined ? punctIn(text) : segmentPunct(ix, k);
       if (p) put('punct');
       put('punct:log', log(p, 3));
       const link = len ? seg.linkChars / len : 0;

@@ -551,7 +551,7 @@ function idCandidates(ix: ThreadIndex, anchorStarts: Int32Array, withIds: Elemen
  * the same tag and a similar class set (or the same id pattern), holding a date, not nested in or
  * around a chosen record, join the list.
  */
-function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostRecord[], allElements: Element[]): PostRecord[] {
+function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostRecord[], byTag: ReadonlyMap<string, Element[]>): PostRecord[] {
   if (records.some((r) => r.roots.length !== 1)) return records;
   const proto = records.map((r) => r.roots[0]!);
   const tag = proto[0]!.name;
@@ -561,8 +561,10 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
   const ranges = records.map((r) => r.range);
   const protoSet = new Set(proto);
   const extra: PostRecord[] = [];
-  for (const el of allElements) {
-    if (el.name !== tag || protoSet.has(el)) continue;
+  // (The page's elements of the records' tag, in page order.)
+  const sameTag = byTag.get(tag) ?? [];
+  for (const el of sameTag) {
+    if (protoSet.has(el)) continue;
     const cls = classTokens(el);
     const pid = idPattern(el);
     const ok = (protoId && pid === protoId && protoId.includes('#')) || (protoCls.length && jaccard(protoCls, cls) >= CLASS_SIMILARITY);
@@ -578,10 +580,10 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
   const first = records[0]!.range.start;
   if (protoCls.length && !extra.some((x) => x.range.start < first)) {
     let main: Element | undefined;
-    for (const el of allElements) {
+    for (const el of sameTag) {
       const r = rangeOf(ix, el);
       if (r.start >= first) break;
-      if (el.name !== tag || r.end >= first) continue;
+      if (r.end >= first) continue;
       const cls = classTokens(el);
       if (!cls.some((c) => protoCls.includes(c))) continue;
       if (datedCount(anchorStarts, r) === 0) continue;
@@ -1112,12 +1114,17 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   const candidates: Candidate[] = [];
   const withIds: Element[] = [];
   const allElements: Element[] = [];
-  for (const node of page.nodes) {
+  const byTag = new Map<string, Element[]>();
+  for (let i = 0; i < page.nodes.length; i++) {
+    const node = page.nodes[i]!;
     if (!(node instanceof Element)) continue;
     allElements.push(node);
+    let tagged = byTag.get(node.name);
+    if (!tagged) byTag.set(node.name, (tagged = []));
+    tagged.push(node);
     if (node.attribs.id && /\d/.test(node.attribs.id)) withIds.push(node);
     // Only parents whose subtree holds ≥ 2 dates can hold a list of posts.
-    const r = rangeOf(ix, node);
+    const r = { start: i, end: ix.end[i]! };
     if (datedCount(anchorStarts, r) < MIN_RECORDS) continue;
     siblingCandidates(ix, anchorStarts, node, candidates);
   }
@@ -1206,7 +1213,7 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
     let f = finished.get(c);
     if (f) return f;
     const replies = replyRecords(ix, c, speaking);
-    const records = dropAuthorless(ix, extendRecords(ix, anchorStarts, c.records, allElements));
+    const records = dropAuthorless(ix, extendRecords(ix, anchorStarts, c.records, byTag));
     const main = mainPostBefore(ix, anchors, records, ownText, replies);
     // The list without the same template's records elsewhere, for the floor model (a "most
     // liked replies" box repeats some of the replies above them).
@@ -1299,9 +1306,10 @@ function undatedRecords(ix: ThreadIndex): PostRecord[] {
   if (!total) return [];
   let best: PostRecord[] = [];
   let bestChars = UNDATED_PAGE_SHARE * total;
-  for (const node of page.nodes) {
+  for (let i = 0; i < page.nodes.length; i++) {
+    const node = page.nodes[i]!;
     if (!(node instanceof Element)) continue;
-    const r = rangeOf(ix, node);
+    const r = { start: i, end: ix.end[i]! };
     if (nonLinkChars(ix, r) < bestChars) continue;
     const children = elementChildren(node);
     if (children.length < MIN_RECORDS) continue;
