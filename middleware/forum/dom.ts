@@ -271,8 +271,13 @@ export function stepKey(el: Element): string {
 export function jaccard(a: readonly string[], b: readonly string[]): number {
   if (!a.length && !b.length) return 1;
   let inter = 0;
-  const sb = new Set(b);
-  for (const x of a) if (sb.has(x)) inter++;
+  // (Class sets are short: a scan of b per token costs less than a set built per call.)
+  if (b.length <= 16) {
+    for (const x of a) if (b.includes(x)) inter++;
+  } else {
+    const sb = new Set(b);
+    for (const x of a) if (sb.has(x)) inter++;
+  }
   return inter / (a.length + b.length - inter);
 }
 

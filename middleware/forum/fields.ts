@@ -539,6 +539,13 @@ const ECHO_GRAM_PLACES = 4;
 
 const squashed = (t: string) => t.replace(/\s+/g, '');
 
+/** A 32-bit hash of the ECHO_PART_MIN characters of `t` from `j`. */
+function windowHash(t: string, j: number): number {
+  let h = 0;
+  for (let i = j; i < j + ECHO_PART_MIN; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+  return h;
+}
+
 /**
  * Quotes without a quote class (old boards render them as a nested table): a block inside a floor's
  * body that opens with one or two short header lines (a label closed by a colon, or the name of
@@ -560,20 +567,25 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
   // thread whose replies repeat earlier lines quadratic in its text; so did the search of a line
   // whose first and last windows are common, "Second line of reply 12, …", and which repeats
   // nothing).
-  const grams = new Map<string, { at: number[]; more: boolean }>();
+  // (Keyed by a hash of the window: windows that share one share its places, so a window may seem
+  // to occur where another did — every "yes" is checked on the text, and a window that occurred
+  // is always found: the answers are the same as with the windows themselves.)
+  const grams = new Map<number, number[]>();
+  const more = new Set<number>();
   const startsWithAt = (t: string, at: number) => {
     const li = lowerBound(starts, at + 1) - 1;
     return earlierLines[li]!.startsWith(t, at - starts[li]!);
   };
   const allWindows = (t: string) => {
-    for (let j = 1; j + ECHO_PART_MIN < t.length; j++) if (!grams.has(t.slice(j, j + ECHO_PART_MIN))) return false;
+    for (let j = 1; j + ECHO_PART_MIN < t.length; j++) if (!grams.has(windowHash(t, j))) return false;
     return true;
   };
   const seen = (t: string) => {
     if (whole.has(t)) return true;
-    const first = grams.get(t.slice(0, ECHO_PART_MIN));
-    if (!first || !grams.has(t.slice(-ECHO_PART_MIN))) return false;
-    return first.at.some((at) => startsWithAt(t, at)) || (first.more && allWindows(t) && earlierLines.some((l) => l.includes(t)));
+    const h = windowHash(t, 0);
+    const first = grams.get(h);
+    if (!first || !grams.has(windowHash(t, t.length - ECHO_PART_MIN))) return false;
+    return first.some((at) => startsWithAt(t, at)) || (more.has(h) && allWindows(t) && earlierLines.some((l) => l.includes(t)));
   };
   // (Answers do not change while a floor is read: the floor's lines join the text after it.)
   let answers = new Map<string, boolean>();
@@ -615,10 +627,10 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
       size = base + t.length;
       whole.add(t);
       for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) {
-        const g = t.slice(j, j + ECHO_PART_MIN);
+        const g = windowHash(t, j);
         const places = grams.get(g);
-        if (!places) grams.set(g, { at: [base + j], more: false });
-        else if (places.at.push(base + j) > ECHO_GRAM_PLACES) (places.at.shift(), (places.more = true));
+        if (!places) grams.set(g, [base + j]);
+        else if (places.push(base + j) > ECHO_GRAM_PLACES) (places.shift(), more.add(g));
       }
     }
     return found;
