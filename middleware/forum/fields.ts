@@ -539,6 +539,9 @@ const ECHO_GRAM_PLACES = 4;
 
 const squashed = (t: string) => t.replace(/\s+/g, '');
 
+/** 31 ** (ECHO_PART_MIN - 1) modulo 2 ** 32: the weight of a window's first character. */
+const HASH_TOP = Array.from({ length: ECHO_PART_MIN - 1 }).reduce<number>((h) => Math.imul(h, 31), 1);
+
 /** A 32-bit hash of the ECHO_PART_MIN characters of `t` from `j`. */
 function windowHash(t: string, j: number): number {
   let h = 0;
@@ -626,8 +629,10 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
       starts.push(base);
       size = base + t.length;
       whole.add(t);
+      // (windowHash(t, j), rolled from j - 1.)
+      let g = 0;
       for (let j = 0; j + ECHO_PART_MIN <= t.length; j++) {
-        const g = windowHash(t, j);
+        g = j ? (Math.imul((g - Math.imul(t.charCodeAt(j - 1), HASH_TOP)) | 0, 31) + t.charCodeAt(j + ECHO_PART_MIN - 1)) | 0 : windowHash(t, 0);
         const places = grams.get(g);
         if (!places) grams.set(g, [base + j]);
         else if (places.push(base + j) > ECHO_GRAM_PLACES) (places.shift(), more.add(g));

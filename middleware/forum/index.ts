@@ -141,7 +141,14 @@ export interface PageAnalysis {
 
 export function analysePage(page: Page, options: Pick<ForumOptions, 'timezone' | 'now'> = {}): PageAnalysis {
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
-  const dateOptions = { now: options.now ?? page.fetchedAt, timezone };
+  // Once per page and time zone: the floors asked for with and without a learned layout (the
+  // batch's learning pass and the extraction, the classifier's signals and the extraction) read
+  // the same anchors and index. Callers must not change what it returns.
+  return page.memo(`forum:analysis:${timezone}|${options.now?.getTime() ?? ''}`, () => analyse(page, timezone, options.now));
+}
+
+function analyse(page: Page, timezone: string, now: Date | undefined): PageAnalysis {
+  const dateOptions = { now: now ?? page.fetchedAt, timezone };
   // Join dates of user panels are never post times: they take no part in finding floors.
   const anchors = findAnchors(page, dateOptions).filter((a) => !a.joined);
   // Dated label lines ("Ingo78, 10. April 2020"): their commas are metadata, not sentences.
