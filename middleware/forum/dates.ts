@@ -95,6 +95,8 @@ function unitOf(u: string): string {
 
 function extraDates(text: string, options: DateOptions): ExtraMatch[] {
   const out: ExtraMatch[] = [];
+  // (Every form below has a number.)
+  if (!/\d/.test(text)) return out;
   const zone = options.timezone ?? 'UTC';
   // The reference time only where a form needs it (most segments hold no date: building it for
   // each of them cost a third of the splitter's time on a long thread).

@@ -116,9 +116,22 @@ const BODY_MIN_RECORDS = 0.5;
 
 /** Tag and class words of an element: the template it is rendered with ('' without classes). */
 function signature(e: Element): string {
-  const w = classWords(e);
-  return w.length ? `${e.name}.${[...w].sort().join('.')}` : '';
+  const c = e.attribs.class;
+  if (!c) return '';
+  // (Memoised per tag and class attribute: asked for every element of the sampled floors.)
+  let byClass = SIGNATURES.get(e.name);
+  if (!byClass) SIGNATURES.set(e.name, (byClass = new Map()));
+  let sig = byClass.get(c);
+  if (sig === undefined) {
+    if (byClass.size >= SIGNATURE_MEMO_SIZE) byClass.clear();
+    const w = classWords(e);
+    byClass.set(c, (sig = w.length ? `${e.name}.${[...w].sort().join('.')}` : ''));
+  }
+  return sig;
 }
+
+const SIGNATURES = new Map<string, Map<string, string>>();
+const SIGNATURE_MEMO_SIZE = 20_000;
 
 /**
  * The templates of the floors' bodies: tag and class words of the elements inside a floor (below

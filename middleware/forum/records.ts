@@ -488,6 +488,19 @@ function outermost(ix: ThreadIndex, els: Element[]): Element[] {
  * clusters (the structures that align posts by themselves) so that those win a tie. */
 const CLASS_PENALTY = 0.9;
 
+/** An element's class tokens joined by '.' ('' without any), once per class attribute. */
+function joinedTokens(el: Element): string {
+  const c = el.attribs.class;
+  if (!c) return '';
+  let v = JOINED.get(c);
+  if (v === undefined) {
+    if (JOINED.size >= 20_000) JOINED.clear();
+    JOINED.set(c, (v = classTokens(el).join('.')));
+  }
+  return v;
+}
+const JOINED = new Map<string, string>();
+
 /**
  * Posts that are not siblings: the elements of one tag and class set anywhere in the page (a
  * question and its only answer, each a `div.post-layout` under different parents; a main post
@@ -495,17 +508,25 @@ const CLASS_PENALTY = 0.9;
  * pass over the elements.
  */
 function classCandidates(ix: ThreadIndex, anchorStarts: Int32Array, allElements: Element[], out: Candidate[]): void {
-  const groups = new Map<string, Element[]>();
+  // Grouped by tag and class tokens (joined once per class attribute), in the order each group
+  // first occurs.
+  const groups = new Map<string, Map<string, Element[]>>();
+  const order: Array<[string, Element[]]> = [];
   for (const el of allElements) {
-    const cls = classTokens(el);
-    if (!cls.length) continue;
-    const key = `${el.name}.${cls.join('.')}`;
-    let arr = groups.get(key);
-    if (!arr) groups.set(key, (arr = []));
+    const joined = joinedTokens(el);
+    if (!joined) continue;
+    let byTag = groups.get(joined);
+    if (!byTag) groups.set(joined, (byTag = new Map()));
+    let arr = byTag.get(el.name);
+    if (!arr) {
+      byTag.set(el.name, (arr = []));
+      order.push([joined, arr]);
+    }
     arr.push(el);
   }
-  for (const [key, els] of groups) {
+  for (const [joined, els] of order) {
     if (els.length < MIN_RECORDS) continue;
+    const key = `${els[0]!.name}.${joined}`;
     // Siblings of one parent are the sibling candidates' business.
     const parent = els[0]!.parent;
     if (els.every((e) => e.parent === parent)) continue;
@@ -1237,7 +1258,8 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
     const heads = floorHeads.map((r) => r.range.start);
     // The floors the structure missed must read like posts: dated rows of a "similar threads"
     // box after the posts (titles, counters) are not floors whose tags never closed.
-    const missed = best ? floorHeads.filter((r) => !best!.records.some((b) => b.range.start <= r.range.start && r.range.start <= b.range.end)) : [];
+    const inBest = best ? coveredBy(best.records.map((b) => b.range)) : undefined;
+    const missed = inBest ? floorHeads.filter((r) => !inBest(r.range.start)) : [];
     const missedTalk = missed.filter((r) => punctMarks(ix, r.range) > 0).length >= HEADER_MISSED_TALK * missed.length;
     if (!best || (floorHeads.length >= HEADER_MIN_GAIN * best.records.length && failed(best, heads) && missedTalk)) {
       ruleKey = bestHeader.key;
@@ -1274,6 +1296,19 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   if (single.length) sets.push(simple('single', single, fallback === 'single'));
   if (undated.length) sets.push(simple('undated', undated, fallback === 'undated'));
   return { sets, ownText };
+}
+
+/** Whether a position lies in one of the ranges (sorted once; a binary search per question). */
+function coveredBy(ranges: Range[]): (i: number) => boolean {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((r) => r.start);
+  // The farthest end among the ranges starting at or before each one.
+  const reach: number[] = [];
+  sorted.forEach((r, k) => reach.push(Math.max(r.end, k ? reach[k - 1]! : -Infinity)));
+  return (i) => {
+    const k = lowerBound(starts, i + 1) - 1;
+    return k >= 0 && reach[k]! >= i;
+  };
 }
 
 /** A list of at least this many records in which all but AUTHORLESS_MAX_SHARE of them name their
