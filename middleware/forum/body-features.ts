@@ -13,7 +13,7 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS } from '../../src/core/page.js';
 import type { DateAnchor } from './dates.js';
-import { type PostRecord, type ThreadIndex, lowerBound, rangeOf, segSpan, linesPunct } from './dom.js';
+import { type PostRecord, type ThreadIndex, lowerBound, rangeOf, segSpan, linesPunct, maskedHash, solidAtMost } from './dom.js';
 import { PathSpace, contentLines, inReplies } from './fields.js';
 import { classWords } from './set-features.js';
 import type { Features } from './model.js';
@@ -50,6 +50,7 @@ interface FloorText {
   /** Computed on first use (a floor's text is read by many candidates). */
   punct?: number;
   masked?: string;
+  maskedHash?: number;
   tiny?: boolean;
 }
 
@@ -58,7 +59,24 @@ type ReadMemo = Map<string, FloorText | undefined>;
 
 const punctOf = (ix: ThreadIndex, t: FloorText): number => (t.punct ??= linesPunct(ix, t.parts, () => t.text));
 const maskedOf = (t: FloorText): string => (t.masked ??= mask(t.text));
-const tinyOf = (t: FloorText): boolean => (t.tiny ??= t.text.replace(/\s/g, '').length <= 6);
+const maskedHashOf = (t: FloorText): number => (t.maskedHash ??= maskedHash(t.text));
+const tinyOf = (t: FloorText): boolean => (t.tiny ??= solidAtMost(t.text, 6));
+
+/** How many distinct masked texts the reads show: grouped by the hash of their masked text, the
+ * masked texts themselves compared only within a group. */
+function distinctMasked(reads: ReadonlyArray<FloorText | undefined>): number {
+  const groups = new Map<number, FloorText[]>();
+  for (const r of reads) {
+    if (!r) continue;
+    const h = maskedHashOf(r);
+    const g = groups.get(h);
+    if (g) g.push(r);
+    else groups.set(h, [r]);
+  }
+  let n = 0;
+  for (const g of groups.values()) n += g.length === 1 ? 1 : new Set(g.map(maskedOf)).size;
+  return n;
+}
 
 /** The text of a floor's elements: the lines the rules would read there (fields.ts
  * `contentLines`) — or, given the floor's readable lines (sorted segment indices), those inside
@@ -152,11 +170,8 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
     return f;
   }
   const firsts = new Map<string, number>();
-  const texts = new Set<string>();
-  for (const r of reads) if (r) {
-    firsts.set(r.first, (firsts.get(r.first) ?? 0) + 1);
-    texts.add(maskedOf(r));
-  }
+  for (const r of reads) if (r) firsts.set(r.first, (firsts.get(r.first) ?? 0) + 1);
+  const distinct = distinctMasked(reads);
   const templ = Math.max(TEMPLATE_FLOORS, TEMPLATE_SHARE * present);
   let share = 0, punct = 0, noPunct = 0, link = 0, lines = 0, len = 0, templFirst = 0, after = 0, before = 0, holdsDate = 0, above = 0, below = 0, same = 0, tiny = 0;
   reads.forEach((r, i) => {
@@ -191,8 +206,8 @@ function describe(ix: ThreadIndex, records: PostRecord[], nodes: Array<Element[]
   put('lines:log', log(lines / present, 3));
   put('len:log', log(len / present, 6));
   put('tiny', tiny / present);
-  put('distinct', texts.size / present);
-  if (texts.size === 1 && present > 1) put('oneText');
+  put('distinct', distinct / present);
+  if (distinct === 1 && present > 1) put('oneText');
   put('templateFirst', templFirst / present);
   put('afterDate', after / present);
   put('beforeDate', before / present);

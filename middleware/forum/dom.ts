@@ -300,3 +300,52 @@ export function hasAncestor(el: AnyNode, root: AnyNode | null, test: (e: Element
   }
   return false;
 }
+
+/** Code units ≥ 128 that `\s` matches (Unicode white space and line terminators). */
+const WIDE_SPACES = new Set([0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+
+/** Whether a UTF-16 code unit is one `\s` matches. */
+export function isSpaceCode(c: number): boolean {
+  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : WIDE_SPACES.has(c);
+}
+
+/**
+ * A 32-bit hash of `t.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim()` (a text with its numbers
+ * masked), computed in one pass without building that string: equal masked texts hash equal.
+ */
+export function maskedHash(t: string): number {
+  let h = 0;
+  let started = false;
+  let space = false;
+  let digit = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digit) continue;
+      digit = true;
+      if (space && started) h = (Math.imul(h, 31) + 32) | 0;
+      space = false;
+      h = (Math.imul(h, 31) + 35) | 0;
+      started = true;
+      continue;
+    }
+    digit = false;
+    if (isSpaceCode(c)) {
+      space = true;
+      continue;
+    }
+    if (space && started) h = (Math.imul(h, 31) + 32) | 0;
+    space = false;
+    h = (Math.imul(h, 31) + c) | 0;
+    started = true;
+  }
+  return h;
+}
+
+/** Whether a text holds at most `n` characters besides white space (`\s`). */
+export function solidAtMost(t: string, n: number): boolean {
+  if (t.length <= n) return true;
+  let k = 0;
+  for (let i = 0; i < t.length; i++) if (!isSpaceCode(t.charCodeAt(i)) && ++k > n) return false;
+  return true;
+}

@@ -135,11 +135,14 @@ export function lineCandidates(
   // for its numbers (a user panel's "积分 1467"; also a numbered heading "楼-1", "楼-2").
   const floorsWith = new Map<string, number>();
   const exactWith = new Map<string, number>();
+  // (A segment's key, once per segment.)
+  const keys: Array<string | undefined> = [];
+  const keyOf = (k: number): string => (keys[k] ??= key(ix.segments[k]!.text));
   const perRecord = records.map((rec) => {
     const [a, b] = segSpan(ix, rec.range);
     const ks: number[] = [];
     for (let k = a; k < b; k++) ks.push(k);
-    for (const t of new Set(ks.map((k) => key(ix.segments[k]!.text)))) floorsWith.set(t, (floorsWith.get(t) ?? 0) + 1);
+    for (const t of new Set(ks.map(keyOf))) floorsWith.set(t, (floorsWith.get(t) ?? 0) + 1);
     for (const t of new Set(ks.map((k) => ix.segments[k]!.text))) exactWith.set(t, (exactWith.get(t) ?? 0) + 1);
     return ks;
   });
@@ -205,7 +208,7 @@ export function lineCandidates(
         if (len - author.length <= 3) put('author:only');
         else if (text.startsWith(author)) put('author:starts');
       }
-      const floors = floorsWith.get(key(text)) ?? 0;
+      const floors = floorsWith.get(ruled?.text !== undefined ? key(text) : keyOf(k)) ?? 0;
       const exact = exactWith.get(text) ?? 0;
       if (records.length >= TEMPLATE_FLOORS && exact >= templ) put('template');
       else if (records.length >= TEMPLATE_FLOORS && floors >= templ) put('template:numbers');
