@@ -582,13 +582,20 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
   const ranges = records.map((r) => r.range);
   const protoSet = new Set(proto);
   const extra: PostRecord[] = [];
-  // (The page's elements of the records' tag, in page order.)
+  // (The page's elements of the records' tag, in page order; the class test once per class
+  // attribute.)
   const sameTag = byTag.get(tag) ?? [];
+  const idRule = !!protoId && protoId.includes('#');
+  const similarClass = new Map<string, boolean>();
   for (const el of sameTag) {
     if (protoSet.has(el)) continue;
-    const cls = classTokens(el);
-    const pid = idPattern(el);
-    const ok = (protoId && pid === protoId && protoId.includes('#')) || (protoCls.length && jaccard(protoCls, cls) >= CLASS_SIMILARITY);
+    let ok = idRule && idPattern(el) === protoId;
+    if (!ok && protoCls.length) {
+      const c = el.attribs.class ?? '';
+      let v = similarClass.get(c);
+      if (v === undefined) similarClass.set(c, (v = jaccard(protoCls, classTokens(el)) >= CLASS_SIMILARITY));
+      ok = v;
+    }
     if (!ok) continue;
     const r = rangeOf(ix, el);
     if (overlapsAny(ranges, r)) continue;
@@ -601,12 +608,15 @@ function extendRecords(ix: ThreadIndex, anchorStarts: Int32Array, records: PostR
   const first = records[0]!.range.start;
   if (protoCls.length && !extra.some((x) => x.range.start < first)) {
     let main: Element | undefined;
+    const sharesClass = new Map<string, boolean>();
     for (const el of sameTag) {
       const r = rangeOf(ix, el);
       if (r.start >= first) break;
       if (r.end >= first) continue;
-      const cls = classTokens(el);
-      if (!cls.some((c) => protoCls.includes(c))) continue;
+      const c = el.attribs.class ?? '';
+      let shared = sharesClass.get(c);
+      if (shared === undefined) sharesClass.set(c, (shared = classTokens(el).some((t) => protoCls.includes(t))));
+      if (!shared) continue;
       if (datedCount(anchorStarts, r) === 0) continue;
       if (main && contains(rangeOf(ix, main), r)) continue;
       main = el;
