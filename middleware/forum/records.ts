@@ -836,7 +836,14 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
 export function holdsThreadTitle(ix: ThreadIndex, r: Range, links = false): boolean {
   const title = ix.page.title.replace(/\s+/g, ' ').trim();
   const titleLink = (seg: Segment): boolean => links && !!title && seg.text.length >= MIN_TITLE_CORE_CHARS && seg.linkChars >= TITLE_LINK_SHARE * seg.text.length;
-  const headings = segmentsIn(ix, r).filter((seg) => (/^h[1-6]$/.test(seg.element.name) || titleLink(seg)) && seg.text.length >= MIN_TITLE_CHARS);
+  // (The segments that may count, listed once per page: a binary search per range.)
+  const { heads } = headingIndex(ix);
+  const [a, b] = segSpan(ix, r);
+  const headings: Segment[] = [];
+  for (let j = lowerBound(heads, a); j < heads.length && heads[j]! < b; j++) {
+    const seg = ix.segments[heads[j]!]!;
+    if ((HEADING_TAG.test(seg.element.name) || titleLink(seg)) && seg.text.length >= MIN_TITLE_CHARS) headings.push(seg);
+  }
   if (!headings.length) return false;
   if (title) {
     if (headings.some((seg) => title.includes(seg.text))) return true;
@@ -866,9 +873,33 @@ const MIN_TITLE_CHARS = 4;
 
 /** Non-link characters in headings (a thread title above the posts is not a post's text). */
 export function headingChars(ix: ThreadIndex, r: Range): number {
-  let n = 0;
-  for (const seg of segmentsIn(ix, r)) if (/^h[1-6]$/.test(seg.element.name)) n += seg.text.length - seg.linkChars;
-  return n;
+  const [a, b] = segSpan(ix, r);
+  const { pre } = headingIndex(ix);
+  return pre[b]! - pre[a]!;
+}
+
+const HEADING_TAG = /^h[1-6]$/;
+
+/** Per page: the segments that are headings or may be title links (at least MIN_TITLE_CHARS long,
+ * in order), and the prefix sums of the headings' non-link characters. */
+interface HeadingIndex {
+  heads: number[];
+  pre: Float64Array;
+}
+const HEADINGS = new WeakMap<ThreadIndex, HeadingIndex>();
+
+function headingIndex(ix: ThreadIndex): HeadingIndex {
+  let h = HEADINGS.get(ix);
+  if (h) return h;
+  const heads: number[] = [];
+  const pre = new Float64Array(ix.segments.length + 1);
+  ix.segments.forEach((seg, k) => {
+    const heading = HEADING_TAG.test(seg.element.name);
+    pre[k + 1] = pre[k]! + (heading ? seg.text.length - seg.linkChars : 0);
+    if (seg.text.length >= MIN_TITLE_CHARS && (heading || (seg.text.length >= MIN_TITLE_CORE_CHARS && seg.linkChars >= TITLE_LINK_SHARE * seg.text.length))) heads.push(k);
+  });
+  HEADINGS.set(ix, (h = { heads, pre }));
+  return h;
 }
 
 const AUTHOR_CLASS = /(author|username|user-name|poster|nickname|\buser\b|userinfo|postprofile)/i;

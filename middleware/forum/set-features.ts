@@ -67,6 +67,13 @@ function via(set: RecordSet): string {
 export function setFeatures(ix: ThreadIndex, pool: SetPool, facts: PageFacts): Features[] {
   const maxScore = Math.max(1e-9, ...pool.sets.map((s) => s.score));
   const ranked = [...pool.sets].sort((a, b) => b.score - a.score);
+  // (Each anchor's time parsed once for all the sets.)
+  const times = new Map<string, number>();
+  const timeOf = (iso: string): number => {
+    let t = times.get(iso);
+    if (t === undefined) times.set(iso, (t = Date.parse(iso)));
+    return t;
+  };
   return pool.sets.map((set) => {
     const f: Features = new Map();
     const put = (k: string, v = 1) => {
@@ -122,7 +129,7 @@ export function setFeatures(ix: ThreadIndex, pool: SetPool, facts: PageFacts): F
       const y = firsts[i]!.iso;
       if (!x || !y) continue;
       pairs++;
-      if (Date.parse(y) >= Date.parse(x)) asc++;
+      if (timeOf(y) >= timeOf(x)) asc++;
     }
     put('ascending', pairs ? asc / pairs : 0.5);
     put('distinctDates', firsts.length ? new Set(firsts.map((a) => a.text)).size / firsts.length : 0);
