@@ -622,6 +622,8 @@ export function echoBlocks(ix: ThreadIndex, lines: FloorLine[][], authors: Reado
     }
     const who = authors[i] && squashed(authors[i]!);
     if (who && who.length >= 2) names.push(who);
+    // (No floor after the last one reads its lines.)
+    if (i === lines.length - 1) return found;
     for (const l of ls) {
       const t = squashed(l.text ?? ix.segments[l.k]!.text);
       const base = size + 1;
