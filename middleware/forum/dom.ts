@@ -10,6 +10,7 @@ import type { Page } from '../../src/core/page.js';
 import { pageIndex, rangeOf, rangeChars, rangeNonLinkChars, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
 import { BLOCK_TAGS, SKIP_TAGS } from '../../src/core/page.js';
 import { SENTENCE_MARKS, LABEL_MARKS } from '../../src/core/text.js';
+import { cachedByString } from '../../src/core/string-cache.js';
 
 /** The core's sentence marks without the label marks (colons end "Posted:", "发表于："), split by
  * script: the Latin ones are read in context below. */
@@ -226,25 +227,20 @@ const NO_TOKENS: readonly string[] = Object.freeze([]);
 
 /** Class tokens with digits stripped (`bg1`/`bg2` → `bg`, `post-123` → `post-`). Shared and
  * frozen: one array per distinct class attribute (a page repeats a few dozen of them over
- * thousands of elements, and the splitter asks for them many times per element). */
+ * thousands of elements, and the splitter asks for them many times per element); remembered
+ * across pages by the core's string cache (owned copies: no entry keeps a page's HTML). */
 export function classTokens(el: Element): readonly string[] {
   const c = el.attribs.class;
-  return c ? memoByString(TOKEN_MEMO, c, splitClassTokens) : NO_TOKENS;
+  return c ? tokensOfClass(c) : NO_TOKENS;
 }
 
-/** Distinct class attributes kept at most (then the memo starts over): a bound across pages. */
-const CLASS_MEMO_SIZE = 20_000;
-const TOKEN_MEMO = new Map<string, readonly string[]>();
-
-/** A pure function of a class attribute, memoised (bounded) and frozen. */
-export function memoByString(memo: Map<string, readonly string[]>, c: string, f: (c: string) => string[]): readonly string[] {
-  let v = memo.get(c);
-  if (v === undefined) {
-    if (memo.size >= CLASS_MEMO_SIZE) memo.clear();
-    memo.set(c, (v = Object.freeze(f(c))));
-  }
-  return v;
+/** A pure function of a class attribute returning a list, remembered (bounded) and frozen. */
+export function frozenByString(f: (c: string) => string[]): (c: string) => readonly string[] {
+  return cachedByString((c: string): readonly string[] => Object.freeze(f(c)));
 }
+
+/** classTokens of a class attribute. */
+export const tokensOfClass = frozenByString((c) => splitClassTokens(c));
 
 function splitClassTokens(c: string): string[] {
   const out: string[] = [];

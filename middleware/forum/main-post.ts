@@ -12,10 +12,11 @@
 import { Element, type AnyNode } from 'domhandler';
 import { type PostRecord, type ThreadIndex, type Range, LOGIN_HREF, chars, elementChildren, lowerBound, nonLinkChars, punctMarks, rangeOf, stepKey } from './dom.js';
 import { POST_TEXT_REF, datedCount, hasMemberLink, headingChars, holdsThreadTitle, showsAuthor } from './records.js';
-import { classWords, type PageFacts } from './set-features.js';
+import { classWords, wordsOfClass, type PageFacts } from './set-features.js';
 import type { Features } from './model.js';
 import { threadTitle } from './title.js';
 import { collapse, textOf } from '../../src/core/page.js';
+import { cachedByString } from '../../src/core/string-cache.js';
 
 /** Ancestor levels above the first floor searched for blocks before it. */
 const MAIN_LEVELS = 10;
@@ -118,20 +119,12 @@ const BODY_MIN_RECORDS = 0.5;
 function signature(e: Element): string {
   const c = e.attribs.class;
   if (!c) return '';
-  // (Memoised per tag and class attribute: asked for every element of the sampled floors.)
-  let byClass = SIGNATURES.get(e.name);
-  if (!byClass) SIGNATURES.set(e.name, (byClass = new Map()));
-  let sig = byClass.get(c);
-  if (sig === undefined) {
-    if (byClass.size >= SIGNATURE_MEMO_SIZE) byClass.clear();
-    const w = classWords(e);
-    byClass.set(c, (sig = w.length ? `${e.name}.${[...w].sort().join('.')}` : ''));
-  }
-  return sig;
+  // (The sorted class words once per class attribute: asked for every element of the sampled floors.)
+  const w = sortedWords(c);
+  return w ? `${e.name}.${w}` : '';
 }
 
-const SIGNATURES = new Map<string, Map<string, string>>();
-const SIGNATURE_MEMO_SIZE = 20_000;
+const sortedWords = cachedByString((c: string): string => [...wordsOfClass(c)].sort().join('.'));
 
 /**
  * The templates of the floors' bodies: tag and class words of the elements inside a floor (below

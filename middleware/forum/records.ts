@@ -23,12 +23,14 @@
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
 import { Element, type AnyNode } from 'domhandler';
+import { cachedByString } from '../../src/core/string-cache.js';
 import { collapse, textOf, type Page, type Segment } from '../../src/core/page.js';
 import { splitAtPeaks } from '../blocks/index.js';
 import type { DateAnchor } from './dates.js';
 import { layoutKey, sameLayout, type FloorLayout } from './layout.js';
 import { threadTitle, titleCore } from './title.js';
 import {
+  tokensOfClass,
   type PostRecord,
   CLASS_SIMILARITY,
   type ThreadIndex,
@@ -491,15 +493,9 @@ const CLASS_PENALTY = 0.9;
 /** An element's class tokens joined by '.' ('' without any), once per class attribute. */
 function joinedTokens(el: Element): string {
   const c = el.attribs.class;
-  if (!c) return '';
-  let v = JOINED.get(c);
-  if (v === undefined) {
-    if (JOINED.size >= 20_000) JOINED.clear();
-    JOINED.set(c, (v = classTokens(el).join('.')));
-  }
-  return v;
+  return c ? cachedJoined(c) : '';
 }
-const JOINED = new Map<string, string>();
+const cachedJoined = cachedByString((c: string): string => tokensOfClass(c).join('.'));
 
 /**
  * Posts that are not siblings: the elements of one tag and class set anywhere in the page (a

@@ -9,18 +9,19 @@
  */
 import { Element } from 'domhandler';
 import type { DateAnchor } from './dates.js';
-import { type ThreadIndex, lowerBound, nonLinkChars, punctMarks, chars, memoByString } from './dom.js';
+import { type ThreadIndex, lowerBound, nonLinkChars, punctMarks, chars, frozenByString } from './dom.js';
 import { datedCount, holdsThreadTitle, type RecordSet, type SetPool } from './records.js';
 import type { Features } from './model.js';
 
 /** Class words: split at `-`, `_`, camel case and digits; lower-cased; 2–20 letters. */
 export function classWords(el: Element): readonly string[] {
   const c = el.attribs.class;
-  return c ? memoByString(WORD_MEMO, c, splitClassWords) : NO_WORDS;
+  return c ? wordsOfClass(c) : NO_WORDS;
 }
 
 const NO_WORDS: readonly string[] = Object.freeze([]);
-const WORD_MEMO = new Map<string, readonly string[]>();
+/** classWords of a class attribute. */
+export const wordsOfClass = frozenByString((c) => splitClassWords(c));
 
 function splitClassWords(c: string): string[] {
   const out = new Set<string>();
