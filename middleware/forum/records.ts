@@ -876,17 +876,17 @@ export function headingChars(ix: ThreadIndex, r: Range): number {
 
 const HEADING_TAG = /^h[1-6]$/;
 
-/** Per page: the segments that are headings or may be title links (at least MIN_TITLE_CHARS long,
+/** Per page (its segments are the page index's): the segments that are headings or may be title links (at least MIN_TITLE_CHARS long,
  * in order), and the prefix sums of the headings' non-link characters. */
 interface HeadingIndex {
   heads: number[];
   pre: Float64Array;
 }
-const HEADINGS = new WeakMap<ThreadIndex, HeadingIndex>();
-
 function headingIndex(ix: ThreadIndex): HeadingIndex {
-  let h = HEADINGS.get(ix);
-  if (h) return h;
+  return ix.page.memo('forum:headings', () => buildHeadingIndex(ix));
+}
+
+function buildHeadingIndex(ix: ThreadIndex): HeadingIndex {
   const heads: number[] = [];
   const pre = new Float64Array(ix.segments.length + 1);
   ix.segments.forEach((seg, k) => {
@@ -894,8 +894,7 @@ function headingIndex(ix: ThreadIndex): HeadingIndex {
     pre[k + 1] = pre[k]! + (heading ? seg.text.length - seg.linkChars : 0);
     if (seg.text.length >= MIN_TITLE_CHARS && (heading || (seg.text.length >= MIN_TITLE_CORE_CHARS && seg.linkChars >= TITLE_LINK_SHARE * seg.text.length))) heads.push(k);
   });
-  HEADINGS.set(ix, (h = { heads, pre }));
-  return h;
+  return { heads, pre };
 }
 
 const AUTHOR_CLASS = /(author|username|user-name|poster|nickname|\buser\b|userinfo|postprofile)/i;
