@@ -333,6 +333,16 @@ function toMatch(m: RegExpExecArray, p: Parts, zone: string, now: DateTime, minY
   };
 }
 
+/** The last "now" built: its instant, zone and DateTime (immutable). */
+let lastNow: { ms: number; zone: string; dt: DateTime } | undefined;
+
+/** `now` as a DateTime in `zone`, built once per instant and zone in a row. */
+function nowIn(now: Date, zone: string): DateTime {
+  const ms = now.getTime();
+  if (lastNow?.ms !== ms || lastNow.zone !== zone) lastNow = { ms, zone, dt: DateTime.fromJSDate(now, { zone }) };
+  return lastNow.dt;
+}
+
 /**
  * All dates in a text, in order of appearance, non-overlapping (the longest match wins).
  * @example findDates('发布时间：2019年9月7日 13:43', { timezone: 'Asia/Shanghai' })[0].iso
@@ -342,12 +352,13 @@ export function findDates(text: string, options: DateOptions = {}): DateMatch[] 
   if (!text || !/\d|今天|昨天|前天|刚刚|剛剛|today|yesterday|heute|gestern|hier|ayer|hoy|just now/i.test(text)) return [];
   const zone = options.timezone ?? 'UTC';
   const minYear = options.minYear ?? MIN_YEAR;
-  // luxon's DateTime costs ~15 µs to build: only when a pattern matched (most texts have none)
+  // luxon's DateTime costs ~15 µs to build: only when a pattern matched (most texts have none),
+  // and the same instant in the same zone is built once (a page's texts share its fetch time)
   let nowCache: DateTime | undefined;
   const o = {
     dayFirst: options.dayFirst ?? false,
     get now(): DateTime {
-      return (nowCache ??= DateTime.fromJSDate(options.now ?? new Date(), { zone }));
+      return (nowCache ??= nowIn(options.now ?? new Date(), zone));
     },
   };
   const found: DateMatch[] = [];
