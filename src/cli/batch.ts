@@ -17,11 +17,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Extractor, type ExtractKind } from '../chain/extractor.js';
 import { siteKeyOf } from '../chain/process.js';
-
-export { siteKeyOf };
 import type { Item } from '../core/item.js';
 import { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS } from '../crawler/pool/budget.js';
 import { BATCH_WORKER_FILE, newBatchWorker, takeBatchWorker } from './batch-prestart.js';
+
+/** The site key pages are grouped by (the manifest reader forms its parts by it too). */
+export { siteKeyOf };
 
 /** Pages per thread below which another thread does not pay: a thread spends ~130 ms of CPU
  * loading the extractor (bench:cli, `import('gleaner/extract')`), the time of ~10 AEB pages
