@@ -9,7 +9,7 @@ import { Element, type AnyNode } from 'domhandler';
 import type { Page } from '../../src/core/page.js';
 import { pageIndex, rangeOf, rangeChars, rangeNonLinkChars, segSpan, type PageIndex, type Range } from '../../src/core/page-index.js';
 import { BLOCK_TAGS, SKIP_TAGS } from '../../src/core/page.js';
-import { SENTENCE_MARKS, LABEL_MARKS } from '../../src/core/text.js';
+import { SENTENCE_MARKS, LABEL_MARKS, codeUnitMatcher } from '../../src/core/text.js';
 import { cachedByString } from '../../src/core/string-cache.js';
 
 /** The core's sentence marks without the label marks (colons end "Posted:", "发表于："), split by
@@ -297,13 +297,8 @@ export function hasAncestor(el: AnyNode, root: AnyNode | null, test: (e: Element
   return false;
 }
 
-/** Code units ≥ 128 that `\s` matches (Unicode white space and line terminators). */
-const WIDE_SPACES = new Set([0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
-
-/** Whether a UTF-16 code unit is one `\s` matches. */
-export function isSpaceCode(c: number): boolean {
-  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : WIDE_SPACES.has(c);
-}
+/** Whether a UTF-16 code unit is one `\s` matches (the core's table of the class). */
+export const isSpaceCode = codeUnitMatcher(/\s/);
 
 /**
  * A 32-bit hash of `t.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim()` (a text with its numbers

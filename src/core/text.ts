@@ -247,14 +247,8 @@ export function stopwordDensity(text: string, lang: string): number {
  */
 export function codePointCounter(re: RegExp): (text: string) => number {
   const one = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
-  let table: Uint8Array | undefined;
-  const build = () => {
-    const t = new Uint8Array(65536);
-    for (let c = 0; c < 65536; c++) if (c < 0xd800 || c > 0xdfff) t[c] = one.test(String.fromCharCode(c)) ? 1 : 0;
-    return t;
-  };
+  const inBmp = codeUnitMatcher(one);
   return (text) => {
-    const t = (table ??= build());
     let n = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -266,8 +260,24 @@ export function codePointCounter(re: RegExp): (text: string) => number {
           continue;
         }
       }
-      n += t[c]!;
+      if (inBmp(c)) n++;
     }
     return n;
   };
+}
+
+/**
+ * Whether a one-code-point class (`/\s/`, `/\p{L}/u`) matches a UTF-16 code unit outside the
+ * surrogates, by the same table of the Basic Multilingual Plane (built on the first call): for a
+ * loop over a text's code units that asks more than a count (`\s` holds no astral character).
+ */
+export function codeUnitMatcher(re: RegExp): (c: number) => boolean {
+  const one = new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+  let table: Uint8Array | undefined;
+  const build = () => {
+    const t = new Uint8Array(65536);
+    for (let c = 0; c < 65536; c++) if (c < 0xd800 || c > 0xdfff) t[c] = one.test(String.fromCharCode(c)) ? 1 : 0;
+    return t;
+  };
+  return (c) => (table ??= build())[c] === 1;
 }
