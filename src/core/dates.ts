@@ -7,7 +7,7 @@
  *
  * Citations (seed 000–004, sources §n) resolve in docs/sources.md.
  */
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone, Info, Zone } from 'luxon';
 
 export type DatePrecision = 'day' | 'minute' | 'second';
 
@@ -297,7 +297,7 @@ function toMatch(m: RegExpExecArray, p: Parts, zone: string, now: DateTime, minY
   if (p.month < 1 || p.month > 12 || p.day < 1 || p.year < minYear) return undefined;
   if (hour !== undefined && (hour > 23 || (p.minute ?? 0) > 59 || (p.second ?? 0) > 59)) return undefined;
   const offsetZone = zoneFromOffset(p.offset);
-  const z = offsetZone ?? zone;
+  const z = zoneOf(offsetZone ?? zone);
   let dt =
     p.exact?.setZone(z) ??
     DateTime.fromObject({ year: p.year, month: p.month, day: p.day, hour: hour ?? 0, minute: p.minute ?? 0, second: p.second ?? 0 }, { zone: z });
@@ -333,13 +333,75 @@ function toMatch(m: RegExpExecArray, p: Parts, zone: string, now: DateTime, minY
   };
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * An IANA zone whose offsets are remembered per hour of UTC. luxon asks `Intl` for a zone's
+ * offset at every DateTime it builds (~15 µs, the larger half of `findDates` on a forum page,
+ * whose dates share a few days); an offset is constant within an hour unless a transition falls in
+ * it, so an hour whose first and last millisecond have the same offset is remembered, and an hour
+ * with a transition in it is asked of the zone each time (exact either way).
+ */
+class HourlyOffsetZone extends Zone<true> {
+  private readonly hours = new Map<number, number>();
+  constructor(private readonly inner: IANAZone<true>) {
+    super();
+  }
+  override get type(): string {
+    return this.inner.type;
+  }
+  override get name(): string {
+    return this.inner.name;
+  }
+  override get isUniversal(): false {
+    return false;
+  }
+  override get isValid(): true {
+    return true;
+  }
+  override offsetName(ts: number, options: Parameters<Zone['offsetName']>[1]): string {
+    return this.inner.offsetName(ts, options);
+  }
+  override formatOffset(ts: number, format: Parameters<Zone['formatOffset']>[1]): string {
+    return this.inner.formatOffset(ts, format);
+  }
+  override offset(ts: number): number {
+    const hour = Math.floor(ts / HOUR_MS);
+    let o = this.hours.get(hour);
+    if (o === undefined) {
+      const first = this.inner.offset(hour * HOUR_MS);
+      o = first === this.inner.offset(hour * HOUR_MS + HOUR_MS - 1) ? first : Number.NaN;
+      if (this.hours.size >= 50_000) this.hours.clear();
+      this.hours.set(hour, o);
+    }
+    return Number.isNaN(o) ? this.inner.offset(ts) : o;
+  }
+  override equals(other: Zone): boolean {
+    return other === this || this.inner.equals(other);
+  }
+}
+
+/** Zones by name: IANA names as an HourlyOffsetZone, the rest ("UTC", "UTC+8", invalid) as luxon reads the name. */
+const zones = new Map<string, Zone | string>();
+
+function zoneOf(name: string): Zone | string {
+  let z = zones.get(name);
+  if (z === undefined) {
+    const n = Info.normalizeZone(name);
+    z = n instanceof IANAZone && n.isValid ? new HourlyOffsetZone(n as IANAZone<true>) : name;
+    if (zones.size >= 256) zones.clear();
+    zones.set(name, z);
+  }
+  return z;
+}
+
 /** The last "now" built: its instant, zone and DateTime (immutable). */
 let lastNow: { ms: number; zone: string; dt: DateTime } | undefined;
 
 /** `now` as a DateTime in `zone`, built once per instant and zone in a row. */
 function nowIn(now: Date, zone: string): DateTime {
   const ms = now.getTime();
-  if (lastNow?.ms !== ms || lastNow.zone !== zone) lastNow = { ms, zone, dt: DateTime.fromJSDate(now, { zone }) };
+  if (lastNow?.ms !== ms || lastNow.zone !== zone) lastNow = { ms, zone, dt: DateTime.fromJSDate(now, { zone: zoneOf(zone) }) };
   return lastNow.dt;
 }
 

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { dayFirstForLang, findDates, normaliseDateValue, numericDayFirst, parseDate, timezoneForLang } from '../../src/core/dates.js';
 import { createPage, langTag } from '../../src/core/page.js';
@@ -6,6 +7,28 @@ const now = new Date('2026-11-30T12:00:00Z');
 const sh = { now, timezone: 'Asia/Shanghai' };
 
 describe('findDates', () => {
+  it('gives the zone\'s exact offset on the days it changes (offsets are remembered per hour)', () => {
+    // every quarter hour of days with a transition (New York's spring and autumn, Lord Howe's half
+    // hour, Chatham's :45 zone) against luxon asked directly; a per-day memory would be off by an hour
+    const days: [string, string][] = [
+      ['America/New_York', '2021-03-14'], ['America/New_York', '2021-11-07'],
+      ['Australia/Lord_Howe', '2021-04-04'], ['Australia/Lord_Howe', '2021-10-03'],
+      ['Pacific/Chatham', '2021-04-04'], ['Europe/London', '2021-03-28'],
+    ];
+    for (const [timezone, day] of days) {
+      for (let q = 0; q < 96; q++) {
+        const hh = String(Math.floor(q / 4)).padStart(2, '0');
+        const mm = String((q % 4) * 15).padStart(2, '0');
+        const [year, month, d] = day.split('-').map(Number) as [number, number, number];
+        const want = DateTime.fromObject({ year, month, day: d, hour: Number(hh), minute: Number(mm) }, { zone: timezone });
+        expect(parseDate(`${day} ${hh}:${mm}`, { now, timezone })?.iso, `${timezone} ${day} ${hh}:${mm}`).toBe(
+          want.isValid && want.day === d ? want.toISO({ suppressMilliseconds: true }) : undefined,
+        );
+      }
+    }
+    expect(parseDate('2021-03-14 01:30', { now, timezone: 'America/New_York' })?.iso).toBe('2021-03-14T01:30:00-05:00');
+    expect(parseDate('2021-03-14 03:30', { now, timezone: 'America/New_York' })?.iso).toBe('2021-03-14T03:30:00-04:00');
+  });
   it('reads Chinese dates with times', () => {
     expect(parseDate('发布时间：2019年9月7日 13:43', sh)?.iso).toBe('2019-09-07T13:43:00+08:00');
     expect(parseDate('2019-09-07 13:43:45 来源：红周刊', sh)?.iso).toBe('2019-09-07T13:43:45+08:00');
