@@ -24,9 +24,17 @@ export interface ProcessOptions {
   timezone?: string;
 }
 
+/**
+ * The site a page belongs to: its URL's host. A URL without a host (a saved file's `file://` URL,
+ * `data:`) is a site of its own — pages teach each other a site template only when they share a
+ * host or are given the same `site` (ARCHITECTURE.md: "the same `site`, else the same URL host");
+ * before, every file given without a URL fell into one site of all of them (one thread, one
+ * template learned across unrelated pages).
+ */
 export function siteKeyOf(url: string): string {
   try {
-    return new URL(url).host.toLowerCase();
+    const u = new URL(url);
+    return u.host ? u.host.toLowerCase() : u.href;
   } catch {
     return 'local';
   }

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractManifest } from '../../src/cli/extract.js';
+import { Extractor } from '../../src/chain/extractor.js';
+import { siteKeyOf } from '../../src/chain/process.js';
+import type { Middleware } from '../../src/core/middleware.js';
 
 const page = '<html><head><title>A page</title></head><body><h1>A page</h1><p>One paragraph of text that reads as a sentence, for the extractor.</p></body></html>';
 
@@ -42,5 +45,31 @@ describe('gleaner extract --batch manifests', () => {
     expect(parts.items.map((i) => i.title)).toEqual(lines.map((l) => (l as { id: string }).id).map((id) => (id === 'gone' ? undefined : `Page ${id.slice(1)} of s${Number(id.slice(1)) % 3}`)));
     expect(parts.failures.map((f) => f.id)).toEqual(['gone']);
     expect(order).toEqual(lines.map((l) => (l as { id: string }).id));
+  });
+  it('pages without a host are a site each: only pages sharing a host or a given site learn together', async () => {
+    expect(siteKeyOf('https://News.Example.org/a.html')).toBe('news.example.org');
+    expect(siteKeyOf('file:///saved/a.html')).not.toBe(siteKeyOf('file:///saved/b.html'));
+    // which pages the learners see together, through the library's batch (the CLI's path)
+    const seen: string[][] = [];
+    const probe: Middleware = {
+      name: 'site-probe',
+      priority: 50,
+      learn(ctx) {
+        const last = seen.at(-1);
+        if (last?.[0] === ctx.siteKey) last.push(ctx.request.url);
+        else seen.push([ctx.siteKey, ctx.request.url]);
+      },
+      process() {},
+    };
+    const ex = new Extractor({ kind: 'article', extra: [probe] });
+    await ex.extractBatch([
+      { url: 'file:///saved/a.html', body: page },
+      { url: 'file:///saved/b.html', body: page },
+      { url: 'https://news.example.org/1', body: page },
+      { url: 'file:///saved/c.html', body: page, site: 'mine' },
+      { url: 'https://news.example.org/2', body: page },
+      { url: 'file:///saved/d.html', body: page, site: 'mine' },
+    ]);
+    expect(seen.map((g) => g.slice(1))).toEqual([['file:///saved/a.html'], ['file:///saved/b.html'], ['https://news.example.org/1', 'https://news.example.org/2'], ['file:///saved/c.html', 'file:///saved/d.html']]);
   });
 });
