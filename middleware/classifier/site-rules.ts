@@ -38,6 +38,7 @@ import type { PageLabel, PageTypeResult } from '../../src/core/item.js';
 import { decideLabel } from '../../src/core/middleware.js';
 import { loadJsonResource } from '../../src/core/resources.js';
 import { SITE_TYPE_MODEL, type SiteTypeModel } from './site-model.js';
+import { urlParts, type UrlParts } from '../../src/core/url.js';
 
 // ---------------------------------------------------------------------------------------------
 // URL shapes
@@ -66,12 +67,8 @@ export function urlSection(url: string): string | undefined {
 }
 
 function pathSegments(url: string): string[] | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
+  const u = urlParts(url);
+  if (!u) return undefined;
   return u.pathname.replace(/\/index\.html?$/i, '/').split('/').filter(Boolean);
 }
 
@@ -86,15 +83,12 @@ export function laterPage(url: string): boolean {
 /** A URL as the site's pages are keyed: host, path without `index.html` and trailing slash, query;
  * no fragment. */
 export function pageKey(url: string): string | undefined {
-  try {
-    return urlKey(new URL(url));
-  } catch {
-    return undefined;
-  }
+  const u = urlParts(url);
+  return u && urlKey(u);
 }
 
 /** pageKey of a parsed URL. */
-function urlKey(u: URL): string {
+function urlKey(u: UrlParts): string {
   return `${u.host}${u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '')}${u.search}`;
 }
 
@@ -491,15 +485,10 @@ function offsiteEntries(url: string, listItems: readonly string[]): Set<string> 
 }
 
 /** A list's entries with their parsed URLs; an entry that is no URL is left out. */
-function* parsedEntries(listItems: readonly string[]): Generator<[string, URL]> {
+function* parsedEntries(listItems: readonly string[]): Generator<[string, UrlParts]> {
   for (const item of listItems) {
-    let u: URL;
-    try {
-      u = new URL(item);
-    } catch {
-      continue;
-    }
-    yield [item, u];
+    const u = urlParts(item);
+    if (u) yield [item, u];
   }
 }
 
@@ -630,21 +619,10 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   const known = state.items >= MIN_ITEMS;
   const index = listedIndex(state);
   const listed = listedCount(state, url, index);
-  let host = '';
-  try {
-    host = new URL(url).host;
-  } catch {
-    /* no host */
-  }
+  const host = urlParts(url)?.host ?? '';
   const self = pageKey(url);
   const others = (urls: readonly string[]) =>
-    urls.filter((u) => {
-      try {
-        return new URL(u).host === host && pageKey(u) !== self;
-      } catch {
-        return false;
-      }
-    });
+    urls.filter((u) => urlParts(u)?.host === host && pageKey(u) !== self);
   // the page's own main list: outside chrome, and not a block the site shows unchanged elsewhere
   const template = evidence.mainEntries.length > 0 && (state.blocks[fingerprint(evidence.mainEntries)]?.n ?? 0) >= TEMPLATE_BLOCK_PAGES;
   // (one pass, each URL read once: the same-host entries other than the page, with their keys, and
@@ -655,12 +633,8 @@ export function siteFeatures(state: SiteTypeState, url: string, result: PageType
   let offsite = 0;
   if (evidence.mainOpen && !template) {
     for (const e of evidence.mainEntries) {
-      let u: URL;
-      try {
-        u = new URL(e);
-      } catch {
-        continue;
-      }
+      const u = urlParts(e);
+      if (!u) continue;
       if (u.host !== host) {
         offsite++;
         mainAll++;
@@ -875,11 +849,7 @@ export function forumBoard(state: SiteTypeState, url: string, result: PageTypeRe
   const entries = new Set<string>();
   for (const u of evidence.listItems?.length ? evidence.listItems : evidence.mainEntries) {
     const k = pageKey(u);
-    try {
-      if (k !== undefined && k !== self && new URL(u).host === host) entries.add(u);
-    } catch {
-      /* not a URL */
-    }
+    if (k !== undefined && k !== self && urlParts(u)?.host === host) entries.add(u);
   }
   let threads = 0;
   for (const u of entries) {
@@ -1069,9 +1039,5 @@ export function provisionalPages(siteData: Record<string, unknown>, key = 'pageT
 
 /** A URL's host (with its port), or undefined when it does not parse. */
 function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
+  return urlParts(url)?.host;
 }

@@ -17,6 +17,7 @@ import { cachedByString } from '../../src/core/string-cache.js';
 import { anchorText, anchorFallbackText } from '../../src/core/page.js';
 import { type PageIndex, pageIndex, anchorsIn, subtreeText } from '../../src/core/page-index.js';
 import { inBorder, layoutOf, type Regions } from '../layout/index.js';
+import { urlParts } from '../../src/core/url.js';
 
 /** Fewest records that make a list. sources §6 (Gerapy) asks for ≥ 5 siblings; real pages
  * (personal blogs, short category pages, SERP "top stories") show lists of 3–4, and the score
@@ -103,11 +104,7 @@ export const DOWNLOAD_URL = /\.(?:zip|tar|gz|tgz|bz2|xz|7z|rar|exe|msi|dmg|pkg|d
 /** Path segments of a URL (0 when unparsable). */
 function urlDepth(u: string | undefined): number {
   if (!u) return 0;
-  try {
-    return new URL(u).pathname.split('/').filter(Boolean).length;
-  } catch {
-    return 0;
-  }
+  return urlParts(u)?.pathname.split('/').filter(Boolean).length ?? 0;
 }
 /** Title fit factor for download links: they still make a list when nothing else does (a file index). */
 const DOWNLOAD_WEIGHT = 0.2;
@@ -277,12 +274,10 @@ function headed(dom: PageIndex, i: number): boolean {
 
 /** A URL's path shape: segments, numbers as N, the last one as `*` (the query left out). */
 function pathShape(url: string): string {
-  try {
-    const segs = new URL(url).pathname.split('/').filter(Boolean);
-    return `${segs.length}:${segs.map((x, i) => (i === segs.length - 1 ? '*' : /^\d+$/.test(x) ? 'N' : x)).join('/')}`;
-  } catch {
-    return '';
-  }
+  const path = urlParts(url)?.pathname;
+  if (path === undefined) return '';
+  const segs = path.split('/').filter(Boolean);
+  return `${segs.length}:${segs.map((x, i) => (i === segs.length - 1 ? '*' : /^\d+$/.test(x) ? 'N' : x)).join('/')}`;
 }
 
 /** The value most of `xs` take, when more than half do. */
@@ -671,24 +666,13 @@ function buildCluster(
  * the same in every record ("Permanent link", rank 1), then any other (rank 2). */
 function fullPostLink(dom: PageIndex, records: RecordLinks[], pathCount: Map<string, number>, linkText: (a: number) => string, linkUrl: (a: number) => string | undefined): { path: string; rank: number } | undefined {
   const here = dom.page.url.replace(/#.*$/, '');
-  let host = '';
-  try {
-    host = new URL(dom.page.url).host;
-  } catch {
-    /* no host */
-  }
+  const host = urlParts(dom.page.url)?.host ?? '';
   let pick: { path: string; rank: number } | undefined;
   for (const [path, count] of pathCount) {
     if (count < records.length) continue;
     const anchors = records.map((r) => r.byPath.get(path)!);
     const urls = anchors.map((a) => linkUrl(a)?.replace(/#.*$/, ''));
-    const own = urls.every((u) => {
-      try {
-        return u !== undefined && new URL(u).host === host && u !== here;
-      } catch {
-        return false;
-      }
-    });
+    const own = urls.every((u) => u !== undefined && urlParts(u)?.host === host && u !== here);
     if (!own || new Set(urls).size !== urls.length) continue;
     const rank = HEADING_PATH.test(path) ? 0 : new Set(anchors.map(linkText)).size === 1 ? 1 : 2;
     if (!pick || rank < pick.rank) pick = { path, rank };

@@ -21,6 +21,7 @@ import { findLinkClusters, classSignature, localSignature, anchorText, textWidth
 import { findPagination } from '../pagination/index.js';
 import { extractTitle } from '../article/index.js';
 import { clearOwnList, clusterShape, inLandmark, isFixedShape, isLearnedShape, knowsMainShapes, learnedEntries, openEntries, observeShapes, readShapes, type ListShapes } from './shapes.js';
+import { urlParts } from '../../src/core/url.js';
 
 export { findLinkClusters, type LinkCluster } from './clusters.js';
 export { emptyShapes, readShapes, type ListShapes } from './shapes.js';
@@ -123,12 +124,8 @@ const EXTRACT_OPTIONS: ClusterOptions = { proseRecords: true, nestedTitles: true
 
 /** Path of a URL (no query, no fragment, no trailing slash), for "same page, other view" tests. */
 function urlPath(u: string): string | undefined {
-  try {
-    const x = new URL(u);
-    return `${x.host}${x.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
+  const x = urlParts(u);
+  return x && `${x.host}${x.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Tag and class signature of an element and its two ancestors: `div.list>ul>li` style. */

@@ -16,6 +16,7 @@ import { findLinkClusters } from './clusters.js';
 import { listEntries, mainListClusters, SHAPES_KEY } from './index.js';
 import { clusterShape, CONFIDENT_ENTRIES, inLandmark, isFixedShape, isLearnedShape, learnedEntries, readShapes } from './shapes.js';
 import { pageIndex } from '../../src/core/page-index.js';
+import { urlParts } from '../../src/core/url.js';
 
 export const SIGNALS_VERSION = 1;
 
@@ -100,7 +101,7 @@ function childLinks(page: Page): number {
     const url = page.resolve((page.nodes[a] as Element).attribs.href);
     if (!url || !url.startsWith(below)) continue;
     const k = url.replace(/[#?].*$/, '').replace(/\/index\.html?$/i, '/').replace(/\/+$/, '');
-    if (k.length > below.length - 1 && new URL(url).host === host) seen.add(k);
+    if (k.length > below.length - 1 && urlParts(url)?.host === host) seen.add(k);
   }
   return seen.size;
 }

@@ -16,6 +16,7 @@ import type { Page } from '../../src/core/page.js';
 import { anchorText, collapse } from '../../src/core/page.js';
 import { type PageIndex, type Range, pageIndex } from '../../src/core/page-index.js';
 import { urlPagePosition } from '../../src/core/threads.js';
+import { urlParts } from '../../src/core/url.js';
 
 /** "Next" in the languages we see (exact match after trimming arrows and punctuation). */
 const NEXT_WORDS = new Set([
@@ -166,13 +167,10 @@ interface Candidate {
 }
 
 function sameHost(a: string, b: string): boolean {
-  try {
-    const ha = new URL(a).hostname.replace(/^www\./, '');
-    const hb = new URL(b).hostname.replace(/^www\./, '');
-    return ha === hb || ha.endsWith('.' + hb) || hb.endsWith('.' + ha);
-  } catch {
-    return false;
-  }
+  const ha = urlParts(a)?.hostname.replace(/^www\./, '');
+  const hb = urlParts(b)?.hostname.replace(/^www\./, '');
+  if (ha === undefined || hb === undefined) return false;
+  return ha === hb || ha.endsWith('.' + hb) || hb.endsWith('.' + ha);
 }
 
 function normUrl(u: string): string {
