@@ -81,6 +81,10 @@ interface ExtraMatch {
 
 const DAY_MON_YY = /(?<![\p{L}\d])(?:(?:mon|tue|wed|thu|fri|sat|sun)\w*\.?,?\s+)?(\d{1,2})-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/giu;
 const TIME_ON_DATE = /(?<![\d:])(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:,?\s+((?:19|20)\d{2}))?/giu;
+/** A bare time after a posting label ("发布于 21:28", "编辑于 09:05", "posted at 9:05"): a post of
+ * today, as boards write the day only for older posts. (Only in a short label: a time in a sentence
+ * is not a post's.) */
+const LABELLED_TIME = /(?:发布于|發佈於|发表于|發表於|编辑于|編輯於|回复于|回覆於|posted at|edited at|replied at)\s*(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])/giu;
 const DE_ELAPSED = /(?<![\p{L}\d])(?:vor\s+)?(\d+)\s+(jahren?|jahre|monaten?|monate|wochen?|tagen?|tage|stunden?|minuten?)(?:\s+(\d+)\s+(jahren?|jahre|monaten?|monate|wochen?|tagen?|tage|stunden?|minuten?))?(?:\s+her)?(?![\p{L}])/giu;
 
 function unitOf(u: string): string {
@@ -122,6 +126,15 @@ function extraDates(text: string, options: DateOptions): ExtraMatch[] {
     if (dt.isValid) out.push({ text: m[0], index: m.index, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: false });
   }
   if (text.length <= WEAK_DATE_MAX_SEGMENT) {
+    LABELLED_TIME.lastIndex = 0;
+    while ((m = LABELLED_TIME.exec(text))) {
+      const h = Number(m[1]);
+      const min = Number(m[2]);
+      if (h > 23 || min > 59) continue;
+      const dt = nowOf().set({ hour: h, minute: min, second: 0, millisecond: 0 });
+      const at = m.index + m[0].length - m[1]!.length - m[2]!.length - 1;
+      out.push({ text: `${m[1]}:${m[2]}`, index: at, iso: dt.toISO({ suppressMilliseconds: true }) ?? undefined, weak: false, relative: true });
+    }
     DE_ELAPSED.lastIndex = 0;
     while ((m = DE_ELAPSED.exec(text))) {
       // "24 Jahren" alone is an age; an elapsed-time label has "vor"/"her" or two units.

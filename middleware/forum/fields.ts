@@ -1230,6 +1230,14 @@ function declaredAuthor(rec: PostRecord): string | undefined {
  * in the author path vote (added to the share of floors having the path). */
 const AUTHOR_LINK_BONUS = 0.3;
 const AUTHOR_SLOT_PENALTY = 0.5;
+/** A path holding three or more different profile links in one floor is a list of people (the members who
+ * liked or voted for the post, "崔海亮、社精、之乎者也 等人赞同"), not the one who wrote it: the
+ * share of a path's floors that show it so is taken off its vote, times this. (An editor's name
+ * beside the writer's at the same path is the exception of a few floors.) */
+const AUTHOR_LIST_PENALTY = 0.6;
+/** Different names at one path of a floor that make a list of people (two may be the writer and
+ * an editor, or a name and its handle). */
+const LIST_NAMES = 3;
 
 /** Steps at the end of the voted author path that a floor of another template must share for its
  * name to count as the same slot (user block / name holder / link). */
@@ -1241,14 +1249,23 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
   if (process.env.FORUM_DEBUG) console.error("acands", cands.map((cs) => cs.map((c) => c.name + (c.linked ? "*" : "")).join(",")).join(" | "));
   // Vote: per path, the share of floors having a candidate there, with the link bonus; a name slot
   // must vary across floors (a constant line is a label such as "Offline").
-  const stats = new Map<string, { floors: number; linked: number; slot: number; values: Set<string> }>();
+  const stats = new Map<string, { floors: number; linked: number; slot: number; many: number; values: Set<string> }>();
   cands.forEach((cs) => {
-    const seen = new Set<string>();
+    const seen = new Map<string, Set<string>>();
     for (const c of cs) {
-      if (!c.path || seen.has(c.path) || c.digits) continue;
-      seen.add(c.path);
+      if (!c.path || c.digits) continue;
+      const names = seen.get(c.path);
+      if (names) {
+        // (Counted once per floor: at the LIST_NAMES-th different name at the path.)
+        if (c.linked && !names.has(c.name)) {
+          names.add(c.name);
+          if (names.size === LIST_NAMES) stats.get(c.path)!.many++;
+        }
+        continue;
+      }
+      seen.set(c.path, new Set(c.linked ? [c.name] : []));
       let st = stats.get(c.path);
-      if (!st) stats.set(c.path, (st = { floors: 0, linked: 0, slot: 0, values: new Set() }));
+      if (!st) stats.set(c.path, (st = { floors: 0, linked: 0, slot: 0, many: 0, values: new Set() }));
       st.floors++;
       if (c.linked) st.linked++;
       if (c.slot) st.slot++;
@@ -1257,12 +1274,13 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
   });
   let best: string | undefined;
   let bestScore = -Infinity;
+  let bestLinked = false;
   for (const [p, st] of stats) {
     // The same text at a path in every one of several floors is a label ("Offline", a role
     // badge linking to its help page), not who wrote each post.
     if (records.length >= 3 && st.floors >= 3 && st.values.size < 2) continue;
-    const score = st.floors / records.length + AUTHOR_LINK_BONUS * (st.linked / st.floors) - AUTHOR_SLOT_PENALTY * (st.slot / st.floors);
-    if (score > bestScore) [best, bestScore] = [p, score];
+    const score = st.floors / records.length + AUTHOR_LINK_BONUS * (st.linked / st.floors) - AUTHOR_SLOT_PENALTY * (st.slot / st.floors) - AUTHOR_LIST_PENALTY * (st.many / st.floors);
+    if (score > bestScore) [best, bestScore, bestLinked] = [p, score, st.linked > st.floors / 2];
   }
   return cands.map((cs, i) => {
     // Templates that name the author on the post container (`data-author="alice"`, XenForo and
@@ -1298,8 +1316,15 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
     // A floor rendered by a template of its own (a question above answers) lacks the voted path:
     // the names whose path ends like it (the same signature block), then linked names, then any.
     const tail = best ? best.split('/').slice(-AUTHOR_PATH_TAIL).join('/') : undefined;
+  // (Asked only of floors that lack the voted path, when the path is a link inside a holder.)
+  const holderPath = best && bestLinked && best.lastIndexOf('/') > best.indexOf(':') ? best.slice(0, best.lastIndexOf('/')) : undefined;
     const named = cs.filter((c) => !c.digits);
     const alike = tail ? named.filter((c) => c.path?.endsWith(tail)) : [];
+    // The voted slot's holder present with a bare name and no link (an anonymous or deleted
+    // member: "<h3 class=author-wrap>匿名用户</h3>" where the others hold their profile link):
+    // that name, before any other floor's link.
+    const bare = !atBest.length && !alike.length && holderPath ? bareHolderName(ix, space, records[i]!, holderPath) : undefined;
+    if (bare) return { name: bare };
     const hit = nearest(atBest) || nearest(alike) || nearest(named.filter((c) => c.linked)) || nearest(named.filter((c) => !c.slot));
     // Boards without member links often sign the post in its date line: that byline is surer
     // than a name slot or a class-hinted link.
@@ -1319,6 +1344,29 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
     }
     return { name: hit.name, url: hit.url };
   });
+}
+
+/** Elements of a floor searched for the voted slot's holder (it sits in the floor's header). */
+const HOLDER_SCAN = 400;
+
+/** The bare name in the element at a path of a floor (the holder of the voted author link), if
+ * it holds a short name-like text and no link. */
+function bareHolderName(ix: ThreadIndex, space: PathSpace, rec: PostRecord, path: string): string | undefined {
+  const page = ix.page;
+  const end = Math.min(rec.range.end, rec.range.start + HOLDER_SCAN, page.nodes.length - 1);
+  for (let i = rec.range.start; i <= end; i++) {
+    const n = page.nodes[i];
+    if (!(n instanceof Element) || inReplies(rec, i) || space.pathIn(rec, n) !== path) continue;
+    if (ix.end[i]! - i > MAX_AUTHOR_NODES) return undefined;
+    for (let j = i + 1; j <= ix.end[i]!; j++) {
+      const d = page.nodes[j];
+      if (d instanceof Element && d.name === 'a' && d.attribs.href && !/^\s*(#|javascript:)/i.test(d.attribs.href)) return undefined;
+    }
+    const t = unlabel(collapse(textOf(n)));
+    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t) || /\d{1,2}:\d{2}|\d{4}/.test(t) || punctIn(t)) return undefined;
+    return t;
+  }
+  return undefined;
 }
 
 /** A label that introduces a date ("发表于 2025-…", "Posted on …"): cut from the end of the text
