@@ -310,8 +310,10 @@ export function findAnchors(page: Page, options: DateOptions): DateAnchor[] {
 }
 
 /** Inline styles that hide an element (attachment tooltips and menus shown on hover): their
- * dates are shown to nobody reading the thread. */
-const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+ * dates are shown to nobody reading the thread. The property opens a declaration: a style written
+ * in quotes of its own (`style=&#39;display:none&#39;`, the value `'display:none'`) is not valid
+ * CSS, and browsers show the element. */
+const HIDDEN_STYLE = /(?:^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** Whether an element or an ancestor is hidden by an inline style (memoised per element in the
  * page's memo: one walk up per distinct block). */

@@ -1316,14 +1316,14 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
     // A floor rendered by a template of its own (a question above answers) lacks the voted path:
     // the names whose path ends like it (the same signature block), then linked names, then any.
     const tail = best ? best.split('/').slice(-AUTHOR_PATH_TAIL).join('/') : undefined;
-  // (Asked only of floors that lack the voted path, when the path is a link inside a holder.)
-  const holderPath = best && bestLinked && best.lastIndexOf('/') > best.indexOf(':') ? best.slice(0, best.lastIndexOf('/')) : undefined;
+    // (Asked only of floors that lack the voted path, when the path is a link inside a holder.)
+    const linkPath = best && bestLinked ? best : undefined;
     const named = cs.filter((c) => !c.digits);
     const alike = tail ? named.filter((c) => c.path?.endsWith(tail)) : [];
     // The voted slot's holder present with a bare name and no link (an anonymous or deleted
     // member: "<h3 class=author-wrap>匿名用户</h3>" where the others hold their profile link):
     // that name, before any other floor's link.
-    const bare = !atBest.length && !alike.length && holderPath ? bareHolderName(ix, space, records[i]!, holderPath) : undefined;
+    const bare = !atBest.length && !alike.length && linkPath ? bareHolderName(ix, space, records[i]!, linkPath) : undefined;
     if (bare) return { name: bare };
     const hit = nearest(atBest) || nearest(alike) || nearest(named.filter((c) => c.linked)) || nearest(named.filter((c) => !c.slot));
     // Boards without member links often sign the post in its date line: that byline is surer
@@ -1349,24 +1349,49 @@ export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: A
 /** Elements of a floor searched for the voted slot's holder (it sits in the floor's header). */
 const HOLDER_SCAN = 400;
 
-/** The bare name in the element at a path of a floor (the holder of the voted author link), if
- * it holds a short name-like text and no link. */
-function bareHolderName(ix: ThreadIndex, space: PathSpace, rec: PostRecord, path: string): string | undefined {
+/** Levels above the voted author link searched for its holder (a name link inside a hover card
+ * inside the name's box: the box holds the bare name of a deleted member). */
+const HOLDER_LEVELS = 3;
+
+/** The bare name in the holder of the voted author link in a floor that lacks the link: the
+ * nearest ancestor of the link's path that the floor shows, if it holds a short name-like text
+ * and no link. */
+function bareHolderName(ix: ThreadIndex, space: PathSpace, rec: PostRecord, linkPath: string): string | undefined {
+  const root = linkPath.indexOf(':');
+  let path = linkPath;
+  for (let level = 0; level < HOLDER_LEVELS; level++) {
+    const cut = path.lastIndexOf('/');
+    if (cut <= root) return undefined;
+    path = path.slice(0, cut);
+    const el = elementAtPath(ix, space, rec, path);
+    if (el !== undefined) return el ? bareName(ix, el) : undefined;
+  }
+  return undefined;
+}
+
+/** The first element of a floor's header at a path (null: inside the floor's replies). */
+function elementAtPath(ix: ThreadIndex, space: PathSpace, rec: PostRecord, path: string): { i: number; n: Element } | null | undefined {
   const page = ix.page;
   const end = Math.min(rec.range.end, rec.range.start + HOLDER_SCAN, page.nodes.length - 1);
   for (let i = rec.range.start; i <= end; i++) {
     const n = page.nodes[i];
-    if (!(n instanceof Element) || inReplies(rec, i) || space.pathIn(rec, n) !== path) continue;
-    if (ix.end[i]! - i > MAX_AUTHOR_NODES) return undefined;
-    for (let j = i + 1; j <= ix.end[i]!; j++) {
-      const d = page.nodes[j];
-      if (d instanceof Element && d.name === 'a' && d.attribs.href && !/^\s*(#|javascript:)/i.test(d.attribs.href)) return undefined;
-    }
-    const t = unlabel(collapse(textOf(n)));
-    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t) || /\d{1,2}:\d{2}|\d{4}/.test(t) || punctIn(t)) return undefined;
-    return t;
+    if (!(n instanceof Element) || space.pathIn(rec, n) !== path) continue;
+    return inReplies(rec, i) ? null : { i, n };
   }
   return undefined;
+}
+
+function bareName(ix: ThreadIndex, at: { i: number; n: Element }): string | undefined {
+  const page = ix.page;
+  const { i, n } = at;
+  if (ix.end[i]! - i > MAX_AUTHOR_NODES) return undefined;
+  for (let j = i + 1; j <= ix.end[i]!; j++) {
+    const d = page.nodes[j];
+    if (d instanceof Element && d.name === 'a' && d.attribs.href && !/^\s*(#|javascript:)/i.test(d.attribs.href)) return undefined;
+  }
+  const t = unlabel(collapse(textOf(n)));
+  if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t) || /\d{1,2}:\d{2}|\d{4}/.test(t) || punctIn(t)) return undefined;
+  return t;
 }
 
 /** A label that introduces a date ("发表于 2025-…", "Posted on …"): cut from the end of the text

@@ -36,6 +36,20 @@ describe('authors among lists of people (issue 29)', () => {
   });
 });
 
+describe('a deleted member (issue 29)', () => {
+  it('takes the bare name in the box that holds the others\' name link (inside a hover card)', () => {
+    const who = ['alice_k', '[deleted]', 'bob-r', 'carol', '[deleted]', 'dave99'];
+    const comment = (w: string, i: number) =>
+      `<div class="comment" id="t1_${i}"><div class="head"><span class="_1ril">level ${1 + (i % 2)}</span><div class="_3qek">` +
+      (w === '[deleted]' ? `<span class="lizq">${w}</span>` : `<div class="hover-card"><div><a href="https://talk.example/user/${w}/">${w}</a></div></div>`) +
+      `</div><span> · </span><a class="ts" href="https://talk.example/r/x/comments/1/c/${i}/">${2 + i} hr. ago</a></div>` +
+      `<div class="body"><p>Comment ${i}: I imagine it as a very good life, and I said so twice.</p></div></div>`;
+    const html = `<html><head><title>A thread</title></head><body><h1>A thread</h1><div class="comments">${who.map(comment).join('')}</div></body></html>`;
+    const posts = extractForum(createPage({ url: 'https://talk.example/r/x/comments/1/', body: html }))!.posts;
+    expect(posts.filter((p) => p.content.startsWith('Comment')).map((p) => p.author)).toEqual(who);
+  });
+});
+
 describe('a bare time after a posting label (issue 29)', () => {
   const options = { now: new Date('2014-12-10T06:00:00Z'), timezone: 'Asia/Shanghai' };
   it('is a time of the reference day in a short label', () => {
