@@ -389,7 +389,7 @@ function pick(s: Scorer, cs: Candidate[], rule = -1): number {
 
 /** Margins by which a scorer's pick must beat the rules' option (bench: `--margins`). */
 export const LIST_MARGIN = Number(process.env.LIST_MARGIN ?? 0.5);
-export const MAIN_MARGIN = Number(process.env.MAIN_MARGIN ?? 1);
+export const MAIN_MARGIN = Number(process.env.MAIN_MARGIN ?? 0.5);
 export const BODY_MARGIN = Number(process.env.BODY_MARGIN ?? 0.5);
 /** A line the rules read is dropped below LINE_DROP; one they did not read is added above LINE_ADD. */
 export const LINE_DROP = Number(process.env.LINE_DROP ?? 0.4);

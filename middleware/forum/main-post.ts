@@ -211,16 +211,20 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
   // Between the thread's title and the floors: on a board the first floor follows the title (a
   // pager, buttons between); on Q&A and comment pages the question or submission sits there.
   const heading = titleHeading(ix, start);
+  let gapPunct = 0;
   if (!heading) none.set('none:noTitle', 1);
   else {
     const between: Range = { start: heading.end + 1, end: start - 1 };
     const gapText = between.end >= between.start ? nonLinkChars(ix, between) : 0;
-    const gapPunct = between.end >= between.start ? punctMarks(ix, between) : 0;
+    gapPunct = between.end >= between.start ? punctMarks(ix, between) : 0;
     none.set('none:titleGap', Math.max(-3, Math.min(3, Math.log((gapText + 1) / (recChars + 1)))) / 3);
     none.set('none:titleGapPunct', log(gapPunct, 4));
     if (!gapPunct) none.set('none:titleGapSilent', 1);
   }
   const out: Features[] = [none];
+  // A block between the title and the floors that talks and is rendered as the floors' bodies
+  // (what "none" leaves out: a question, a submission).
+  let bodyTalk = false;
   // The first floor's own date (a main post is not newer than the replies).
   const firstDate = (r: Range): number => {
     const k = lowerBound(facts.dateStarts, r.start);
@@ -272,6 +276,12 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     if (!Number.isNaN(t) && !Number.isNaN(t0)) put(t <= t0 ? 'date:older' : 'date:newer');
     put('gap:log', log(gap, 8));
     if (heading) put(r.start > heading.end ? 'afterTitle' : 'beforeTitle');
+    // How much of what is said between the thread's title and the floors the block holds: the
+    // question or the submission holds all of it; a notice or a sort bar there holds little.
+    if (heading && r.start > heading.end && gapPunct > 0) put('gapFill', Math.min(1, p / gapPunct));
+    // The nearest block that talks, rendered as the floors' bodies are.
+    if (body > 0 && rank === 0) put('bodyLike:nearest');
+    if (heading && r.start > heading.end && body > 0 && rank >= 0) bodyTalk = true;
     put('gap:share', gap / facts.chars);
     put('before:share', nonLinkChars(ix, { start: 0, end: Math.max(0, r.start - 1) }) / facts.chars);
     if (chrome(e ?? null)) put('chrome');
@@ -296,5 +306,6 @@ export function mainFeatures(ix: ThreadIndex, records: PostRecord[], cands: Main
     }
     out.push(f);
   }
+  if (bodyTalk) none.set('none:bodyTalkAfterTitle', 1);
   return out;
 }
