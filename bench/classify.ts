@@ -15,7 +15,13 @@
  * floor model fitted without its site (`--shipped-floor-model`: the shipped one, in-sample for the
  * forum pages it was trained on).
  *
- * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N] [--no-sets] [--shipped-floor-model]
+ * `--write-model FILE`: also train the shipped model by `gleaner train-classifier`'s procedure
+ * (`trainPageTypeModel`) on these pages — their floor signals cross-fitted as above, so the forum
+ * threads the floor model learned from carry the signals an unseen board's thread gets — write it
+ * to FILE, and score the held-out sets with it (copy it to middleware/classifier/model.json to ship
+ * it). Without it the held-out sets are scored with the shipped model.
+ *
+ * Usage: npx tsx bench/classify.ts [--quick] [--errors] [--splits N] [--no-sets] [--shipped-floor-model] [--write-model FILE]
  *   --quick: plain grouped-CV grid search, no nesting (optimistic);
  *   --errors (or --verbose): list the misclassified pages;
  *   --splits N: the nested CV also over N−1 other (seeded) site splits of the outer folds, and the spread.
@@ -29,7 +35,7 @@ import { withoutFloors } from '../middleware/classifier/features.js';
 import { TRAINING_SETS, HELD_OUT_SETS } from '../middleware/classifier/training-sets.js';
 import { predict } from '../middleware/classifier/svm.js';
 import {
-  loadLabelledPages, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage,
+  loadLabelledPages, trainPageTypeModel, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage,
 } from '../middleware/classifier/train.js';
 import { readManifest, printTable, median, dataDir } from './lib/data.js';
 import { FloorFolds } from './train-floors.js';
@@ -63,6 +69,15 @@ const { pages, missing } = loadLabelledPages({
 delete process.env[FLOOR_MODEL_ENV];
 floorFolds?.dispose();
 console.log(`\n${pages.length} labelled pages (${missing.length} ids without a page), ${new Set(pages.map((p) => p.site)).size} sites; features in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+const writeArg = process.argv.indexOf('--write-model');
+const writeModel = writeArg >= 0 ? process.argv[writeArg + 1] : undefined;
+if (writeModel) {
+  const t = Date.now();
+  const r = trainPageTypeModel(pages);
+  writeFileSync(writeModel, JSON.stringify(r.model) + '\n');
+  console.log(`model written to ${writeModel}: ${JSON.stringify(r.search.best)} (grouped CV ${r.search.score.toFixed(4)}), ${r.model.SV.length} support vectors, agreement with libsvm ${r.agreement.toFixed(3)}, ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
 
 const y = pages.map((p) => CLASS_NAMES.indexOf(p.label as (typeof CLASS_NAMES)[number]));
 const sites = pages.map((p) => p.site);
@@ -163,7 +178,7 @@ let forumUnseen = { ok: ours.filter((v, i) => gold[i] === 'forum' && v === 'foru
 if (heldOut.length) {
   let model: ReturnType<typeof loadModel> | undefined;
   try {
-    model = loadModel();
+    model = loadModel(writeModel);
   } catch (e) {
     console.log(`\nno shipped model for the held-out sets: ${(e as Error).message}`);
   }
@@ -175,7 +190,7 @@ if (heldOut.length) {
     const allFloors = heldOut.map((p) => (contentless(p.x) ? 'other' : predict(m, p.x).label));
     console.log(`\nHeld-out pages typed otherwise with the floor signals on every page: ${hp.filter((v, i) => v !== allFloors[i]).length} of ${heldOut.length}; balanced accuracy ${balancedAccuracy(heldOut.map((p) => p.label), allFloors).toFixed(3)} that way`);
     const hg = heldOut.map((p) => p.label);
-    console.log(`\n### Held-out sites: the shipped model on ${heldOut.length} pages of ${new Set(heldOut.map((p) => p.site)).size} sites it never trained on\n`);
+    console.log(`\n### Held-out sites: ${writeModel ? `the model written to ${writeModel}` : 'the shipped model'} on ${heldOut.length} pages of ${new Set(heldOut.map((p) => p.site)).size} sites it never trained on\n`);
     const types = [...new Set(heldOut.map((p) => `${p.source}|${p.type ?? p.label}`))].sort();
     printTable(['source', 'type', 'label', 'pages', 'recall', 'recall, pages with content', ...CLASS_NAMES.map((c) => `→ ${c}`)], types.map((k) => {
       const [source, type] = k.split('|') as [string, string];

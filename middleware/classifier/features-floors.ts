@@ -3,7 +3,10 @@
  * detail group reads the article extractor's — how many floors it finds, the share of the page's
  * text inside them, the floors that carry both an author and a date, how many distinct people
  * write, whether the dates run in page order, the first floor's share of the posts' text (an
- * article above its comments holds most of it), and replies inside floors. A thread of an
+ * article above its comments holds most of it), and replies inside floors; and (version 4) the
+ * floors with an author (dated or not), the consecutive floors both dated, the floors quoting
+ * another, the posts' share of the floors' text (a list's records read as floors are mostly
+ * titles, links and meta lines; a thread's floors mostly posts) and a post's mean length. A thread of an
  * unseen board is split by the same general mechanisms the extractor uses, where the page-level
  * forum signals (`features-forum.ts`) rely on markup habits seen in training (issue 18 item 3).
  */
@@ -12,6 +15,7 @@ import { floorSignals } from '../forum/signals.js';
 
 export const FLOOR_FEATURES = [
   'floorCount', 'floorTextShare', 'floorAuthorDated', 'floorDistinctAuthors', 'floorAscending', 'floorFirstShare', 'floorReplies',
+  'floorAuthored', 'floorDated', 'floorQuoting', 'floorPostShare', 'floorMeanPost',
 ] as const;
 
 /** floorAscending when the floors carry fewer than two dates: no order to see (between a thread's
@@ -29,5 +33,10 @@ export function floorFeatures(s: PageScan): Record<(typeof FLOOR_FEATURES)[numbe
     floorAscending: !n ? 0 : f.datedPairs ? f.ascendingPairs / f.datedPairs : NO_ORDER,
     floorFirstShare: f.postChars ? f.firstPostChars / f.postChars : 0,
     floorReplies: log1p(f.replies),
+    floorAuthored: n ? f.authored / n : 0,
+    floorDated: n > 1 ? f.datedPairs / (n - 1) : f.authoredDated,
+    floorQuoting: n ? f.quoting / n : 0,
+    floorPostShare: f.floorChars ? Math.min(1, f.postChars / f.floorChars) : 0,
+    floorMeanPost: n ? log1p((f.postChars / n) * s.scriptScale) : 0,
   };
 }

@@ -148,10 +148,18 @@ describe('article body vs comment thread', () => {
     expect(article('runOutsidePosts')).toBeGreaterThan(2);
     expect(thread('runOutsidePosts')).toBeLessThan(0.5);
   });
+  it("the floor splitter's view: every floor of the thread authored and dated, most of its text the posts'", () => {
+    expect(thread('floorAuthored')).toBe(1);
+    expect(thread('floorDated')).toBe(1);
+    expect(thread('floorQuoting')).toBe(0);
+    expect(thread('floorPostShare')).toBeGreaterThan(0.5);
+    expect(Math.expm1(thread('floorMeanPost'))).toBeGreaterThan(80);
+  });
   it('no posts: both are 0', () => {
     const plain = featuresOf(`<h1>Harbour opens</h1>${para(5, 'The harbour opened today')}`);
     expect(plain('proseBeforePosts')).toBe(0);
     expect(plain('runOutsidePosts')).toBe(0);
+    for (const f of ['floorAuthored', 'floorDated', 'floorQuoting', 'floorPostShare', 'floorMeanPost']) expect(plain(f)).toBe(0);
   });
   it("the article extractor's body holds most of an article's prose (link blocks aside), little of a list's", () => {
     expect(article('bodyShare')).toBeGreaterThan(0.6);
@@ -159,6 +167,19 @@ describe('article body vs comment thread', () => {
     const teasers = Array.from({ length: 12 }, (_, i) => `<li><h2><a href="/news/story-${i}">Another story about the harbour, number ${i}</a></h2><p>2024-03-0${(i % 9) + 1} A line of teaser text ${i}.</p></li>`).join('');
     const list = featuresOf(`<h1>News</h1><ul class="news">${teasers}</ul>`, 'https://example.org/news/');
     expect(list('bodyShare')).toBeLessThan(0.5);
+  });
+});
+
+describe('Q&A labels', () => {
+  const answers = (body: string) => {
+    const v = pageFeatures(createPage({ url: 'https://example.org/q/1', body: `<html><head><title>How to bake</title></head><body>${body}</body></html>` })).values;
+    return Math.round(Math.expm1(v[FEATURES.indexOf('answerWords')]!));
+  };
+  it('counts short answer labels and counts, in the languages seen', () => {
+    expect(answers('<h1>How to bake</h1><p>The question, at length, with a clause.</p><h2>3 Answers</h2><div>Use a hot oven.</div><span>Best answer</span><h2>2个回答</h2><a href="#">追问</a>')).toBe(4);
+  });
+  it('not a sentence that mentions answers, nor a label inside a word', () => {
+    expect(answers('<h1>How to bake</h1><p>Answers to the questions readers asked last week follow below.</p><span>Answerphone</span>')).toBe(0);
   });
 });
 
