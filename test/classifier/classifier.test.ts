@@ -8,7 +8,7 @@ import { createPage } from '../../src/core/page.js';
 import { classifyPage, loadModel, checkModel, pageTypeMiddleware, LABELS, FEATURES, FEATURE_SPEC } from '../../middleware/classifier/index.js';
 import { dataDir } from '../../src/cli/data-dir.js';
 import { pageFeatures, bigramSimilarity, urlFeatures } from '../../middleware/classifier/features.js';
-import { predict } from '../../middleware/classifier/svm.js';
+import { predict, standardise, STANDARD_CLIP } from '../../middleware/classifier/svm.js';
 import { trainModel, groupFolds, siteOf, balancedAccuracy, meanStd, registrableDomain, loadLabelledPages } from '../../middleware/classifier/train.js';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,16 @@ describe('classifyPage', () => {
       expect(r.probabilities[label]).toBe(Math.max(...Object.values(r.probabilities)));
     });
   }
+  it('an index far outside the training pages on its raw counts (10,000 links) is a list, not what the bias terms say', () => {
+    // (36 standard deviations on the anchor count: unclipped, no support vector of the RBF model is
+    // near it and it was typed forum at 0.76)
+    const links = Array.from({ length: 10_000 }, (_, k) => `<li><a href="/w/${k}.html">Entry ${k} of /w</a></li>`).join('');
+    const page = createPage({ url: 'http://127.0.0.1:8080/', body: `<!DOCTYPE html><html lang="en"><head><title>Index /w</title></head><body><h1>Index /w</h1><ul>${links}</ul></body></html>` });
+    expect(classifyPage(page).label).toBe('list');
+  });
+  it('standardised values are clipped to ±STANDARD_CLIP, a missing one is the mean', () => {
+    expect(standardise([100, -100, 1, NaN], [0, 0, 0, 0], [1, 1, 1, 1])).toEqual([STANDARD_CLIP, -STANDARD_CLIP, 1, 0]);
+  });
   it('a page without content is "other"', () => {
     expect(classifyPage(createPage({ url: 'http://e.com/', body: '<html><body><div id="app"></div></body></html>' })).label).toBe('other');
     expect(classifyPage(createPage({ url: 'http://e.com/', body: '' })).label).toBe('other');
