@@ -30,12 +30,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPage } from '../src/core/page.js';
-import { classifyPage, loadModel, predictCascade } from '../middleware/classifier/index.js';
+import { classifyPage, loadModel, predictCascade, FLOOR_SIGNALS_MIN_FORUM } from '../middleware/classifier/index.js';
 import { withoutFloors } from '../middleware/classifier/features.js';
 import { TRAINING_SETS, HELD_OUT_SETS } from '../middleware/classifier/training-sets.js';
 import { predict } from '../middleware/classifier/svm.js';
 import {
-  loadLabelledPages, trainPageTypeModel, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage,
+  loadLabelledPages, trainPageTypeModel, nestedCv, gridSearch, groupFolds, cvPredict, balancedAccuracy, trainMask, contentless, CLASS_NAMES, CV_FOLDS, type LabelledPage, type CascadeReplay,
 } from '../middleware/classifier/train.js';
 import { readManifest, printTable, median, dataDir } from './lib/data.js';
 import { FloorFolds } from './train-floors.js';
@@ -85,7 +85,7 @@ const gold = pages.map((p) => p.label);
 // Low-confidence labels are scored but not trained on (as `gleaner train-classifier` does).
 const train = trainMask(pages);
 
-function evaluate(name: string, X: number[][], seed = 0): string[] {
+function evaluate(name: string, X: number[][], seed = 0, cascade?: CascadeReplay): string[] {
   const t = Date.now();
   let pred: number[];
   if (quick) {
@@ -93,7 +93,7 @@ function evaluate(name: string, X: number[][], seed = 0): string[] {
     pred = cvPredict(X, y, groupFolds(sites, CV_FOLDS), gs.best, train);
     console.log(`${name}: best ${JSON.stringify(gs.best)} (grid-selected on the same folds: optimistic)`);
   } else {
-    pred = nestedCv(X, y, sites, CV_FOLDS, (f, p) => process.stderr.write(`${name} fold ${f}: ${JSON.stringify(p)}\n`), train, seed);
+    pred = nestedCv(X, y, sites, CV_FOLDS, (f, p) => process.stderr.write(`${name} fold ${f}: ${JSON.stringify(p)}\n`), train, seed, cascade);
   }
   process.stderr.write(`${name}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   return pred.map((v) => CLASS_NAMES[v] ?? 'none');
@@ -109,7 +109,11 @@ function recall(pred: string[], c: string): number {
   return idx.length ? idx.filter((i) => pred[i] === c).length / idx.length : NaN;
 }
 
-const ours = evaluate('gleaner features', pages.map((p) => p.x));
+// The same folds replayed as classifyPage types a page (the floor signals computed only where forum
+// keeps FLOOR_SIGNALS_MIN_FORUM without them: predictCascade): a column of its own.
+const replay: CascadeReplay = { without: withoutFloors, minForum: FLOOR_SIGNALS_MIN_FORUM, pred: new Array<number>(pages.length).fill(-1) };
+const ours = evaluate('gleaner features', pages.map((p) => p.x), 0, quick ? undefined : replay);
+const oursCascade = quick ? undefined : replay.pred.map((v) => CLASS_NAMES[v] ?? 'none');
 const gerapy = evaluate('gerapy features', pages.map((p) => p.g));
 
 console.log(`\n### Page type, leave-site-out: ${quick ? 'grouped' : 'nested grouped'} ${CV_FOLDS}-fold CV by site, ${new Set(sites).size} sites (balanced accuracy over detail/list/forum)\n`);
@@ -117,9 +121,11 @@ printTable(
   ['features', 'balanced acc.', 'detail recall', 'list recall', 'forum recall', 'other recall', 'accuracy (all)'],
   [
     ['Gleaner (ours)', balancedAccuracy(gold, ours), recall(ours, 'detail'), recall(ours, 'list'), recall(ours, 'forum'), recall(ours, 'other'), ours.filter((v, i) => v === gold[i]).length / gold.length],
+    ...(oursCascade ? [['Gleaner (ours), as classifyPage (cascade)', balancedAccuracy(gold, oursCascade), recall(oursCascade, 'detail'), recall(oursCascade, 'list'), recall(oursCascade, 'forum'), recall(oursCascade, 'other'), oursCascade.filter((v, i) => v === gold[i]).length / gold.length]] : []),
     ['Gerapy recipe, retrained', balancedAccuracy(gold, gerapy), recall(gerapy, 'detail'), recall(gerapy, 'list'), recall(gerapy, 'forum'), recall(gerapy, 'other'), gerapy.filter((v, i) => v === gold[i]).length / gold.length],
   ],
 );
+if (oursCascade) console.log(`\nCascade (classifyPage): floor signals computed on ${replay.computed ?? 0} of ${pages.filter((p) => !contentless(p.x)).length} pages with content (p(forum) ≥ ${FLOOR_SIGNALS_MIN_FORUM} without them); ${oursCascade.filter((v, i) => v !== ours[i]).length} pages typed otherwise than with the floor signals on every page`);
 // Pages with a public URL (every page a crawl sees) apart from the URL-less ones (most article
 // sets): a model that learned "no URL → article" scores well on the second group only.
 const withUrl = pages.map((p) => /^https?:\/\/[^/]*\./.test(p.url));
@@ -209,6 +215,10 @@ printTable(['features', 'forum pages', 'forum recall, unseen sites'], [['Gleaner
 
 console.log('\nConfusion matrix, Gleaner features:\n');
 confusion(ours);
+if (oursCascade) {
+  console.log('\nConfusion matrix, Gleaner features as classifyPage types (cascade):\n');
+  confusion(oursCascade);
+}
 console.log('\nConfusion matrix, Gerapy features:\n');
 confusion(gerapy);
 

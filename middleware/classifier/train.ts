@@ -363,6 +363,7 @@ export const MIN_CLASS_PAGES = 30;
 export const MIN_CLASS_SHARE = 0.1;
 export const MIN_CLASS_FLOOR = 5;
 const OTHER = CLASS_NAMES.indexOf('other');
+const FORUM = CLASS_NAMES.indexOf('forum');
 
 /** Class indices with enough pages to train on. */
 export function trainableClasses(y: number[]): Set<number> {
@@ -419,7 +420,18 @@ export function gridSearch(X: number[][], y: number[], sites: string[], folds = 
  * part a grouped grid search picks C/γ; the held-out predictions give an honest score (the grid
  * never saw the pages it is scored on).
  */
-export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV_FOLDS, onFold?: (f: number, p: SvmParams) => void, train?: boolean[], seed = 0): number[] {
+/** The classifier's cascade (index.ts predictCascade) replayed in the nested CV: each held-out page
+ * typed from its values without the floor signals (`without`), and from all its values where forum
+ * keeps `minForum` without them; the fold model's labels are written to `pred`. */
+export interface CascadeReplay {
+  without: (x: number[]) => number[];
+  minForum: number;
+  pred: number[];
+  /** Held-out pages whose floor signals the cascade computed. */
+  computed?: number;
+}
+
+export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV_FOLDS, onFold?: (f: number, p: SvmParams) => void, train?: boolean[], seed = 0, cascade?: CascadeReplay): number[] {
   const outer = groupFolds(sites, folds, seed);
   const pred = new Array<number>(y.length).fill(-1);
   for (let f = 0; f < folds; f++) {
@@ -438,11 +450,22 @@ export function nestedCv(X: number[][], y: number[], sites: string[], folds = CV
     for (const i of te) {
       if (contentless(X[i]!)) {
         pred[i] = OTHER;
+        if (cascade) cascade.pred[i] = OTHER;
         continue;
       }
-      const est = svm.predictOneProbability(z(X[i]!)).estimates;
-      const probs = balancePriors(est.map((e) => e.probability), est.map((e) => priors.get(e.label) ?? 0));
-      pred[i] = est[probs.indexOf(Math.max(...probs))]!.label;
+      const label = (x: number[]) => {
+        const est = svm.predictOneProbability(z(x)).estimates;
+        const probs = balancePriors(est.map((e) => e.probability), est.map((e) => priors.get(e.label) ?? 0));
+        const forum = est.findIndex((e) => e.label === FORUM);
+        return { label: est[probs.indexOf(Math.max(...probs))]!.label, forum: forum >= 0 ? probs[forum]! : 0 };
+      };
+      pred[i] = label(X[i]!).label;
+      if (cascade) {
+        const first = label(cascade.without(X[i]!));
+        const full = first.forum >= cascade.minForum;
+        if (full) cascade.computed = (cascade.computed ?? 0) + 1;
+        cascade.pred[i] = full ? pred[i]! : first.label;
+      }
     }
     svm.free();
   }

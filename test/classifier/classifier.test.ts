@@ -193,6 +193,28 @@ describe('Q&A labels', () => {
   });
 });
 
+describe('dated segments', () => {
+  const share = (body: string) => {
+    const page = createPage({ url: 'https://example.org/b/', body: `<html><head><title>Boards</title></head><body>${body}</body></html>` });
+    return { share: pageFeatures(page).values[FEATURES.indexOf('datedSegmentShare')]!, segments: page.segments.length };
+  };
+  it('their share carries a prior of undated segments: a handful of segments is weak evidence', () => {
+    // six segments, three of them short dated lines: 3 / (6 + 10), not 3 / 6
+    const r = share('<h1>Boards</h1><p>Garden</p><p>Seeds we swap 2024-04-11 08:13</p><p>Kitchen</p><p>Bread that rose 2024-04-12 01:02</p><p>Cellar flood 2024-04-10 18:33</p>');
+    expect(r.segments).toBe(6);
+    expect(r.share).toBeCloseTo(3 / 16, 6);
+  });
+  it('a small board index (boards, counts, each board\'s latest threads with poster and date) is a list', () => {
+    const board = (name: string, desc: string, n: number, latest: Array<[string, string, string]>) =>
+      `<tr><td><h2><a href="/board/${n}/">${name}</a></h2><p>${desc}</p></td><td>Topics ${n * 7}</td><td><ul>${latest.map(([t, u, d], k) => `<li><a href="/topic/${n}${k}/">${t}</a> <span>${u}</span> <em>${d}</em></li>`).join('')}</ul></td></tr>`;
+    const body = `<div><a href="/">Commons</a> <a href="/search/">Search</a> <a href="/login/">Log in</a></div><table>${
+      board('Allotments', 'Plots, seeds and the shared shed', 1, [['Who borrowed the long ladder?', 'mara', '2024-04-11 20:17'], ['Tomato blight again', 'ken', '2024-04-11 14:31'], ['Water butt rota for May', 'ida', '2024-04-11 08:26']])
+    }${board('Repairs', 'Bikes, kettles and everything with a screw loose', 2, [['Rear hub grinding after rain', 'olu', '2024-04-10 18:33'], ['Kettle switch will not stay down', 'bo', '2024-04-09 07:02'], ['Sewing machine tension tips', 'ann', '2024-04-08 21:45']])}</table><div>Powered by a board</div>`;
+    const page = createPage({ url: 'http://127.0.0.1:8080/commons/', body: `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Commons</title></head><body>${body}</body></html>` });
+    expect(classifyPage(page).label).toBe('list');
+  });
+});
+
 describe('article metadata', () => {
   const meta = (head: string) => {
     const v = pageFeatures(createPage({ url: 'https://example.org/a/1', body: `<html><head><title>Harbour opens</title>${head}</head><body><h1>Harbour opens</h1><p>The harbour opened today, officials said, and more.</p></body></html>` })).values;
