@@ -21,6 +21,11 @@ export const FLOOR_FEATURES = [
 /** floorAscending when the floors carry fewer than two dates: no order to see (between a thread's
  * 1 and a newest-first stream's 0). */
 const NO_ORDER = 0.5;
+/** Pairs of dated floors, half of them ascending, added before the ascending share is taken (version
+ * 6): one dated pair is weak evidence of a thread's order — a small board index whose two records
+ * each carry their latest post's date reads 1 from it — and with the prior it reads 0.67; a thread
+ * of 20 dated floors moves by a few hundredths. With no dated pair the share is NO_ORDER, as before. */
+const ORDER_PRIOR_PAIRS = 2;
 
 export function floorFeatures(s: PageScan): Record<(typeof FLOOR_FEATURES)[number], number> {
   const f = floorSignals(s.page);
@@ -30,7 +35,7 @@ export function floorFeatures(s: PageScan): Record<(typeof FLOOR_FEATURES)[numbe
     floorTextShare: s.totalChars && n ? Math.min(1, f.floorChars / s.totalChars) : 0,
     floorAuthorDated: n ? f.authoredDated / n : 0,
     floorDistinctAuthors: n > 1 ? Math.max(0, f.distinctAuthors - 1) / (n - 1) : 0,
-    floorAscending: !n ? 0 : f.datedPairs ? f.ascendingPairs / f.datedPairs : NO_ORDER,
+    floorAscending: !n ? 0 : (f.ascendingPairs + NO_ORDER * ORDER_PRIOR_PAIRS) / (f.datedPairs + ORDER_PRIOR_PAIRS),
     floorFirstShare: f.postChars ? f.firstPostChars / f.postChars : 0,
     floorReplies: log1p(f.replies),
     floorAuthored: n ? f.authored / n : 0,

@@ -75,8 +75,10 @@ const PROFILE_LINK = new RegExp(`(?:^|[/?&._-])(?:${PROFILE_WORDS.join('|')})(?:
  * segments — a small board index whose few entries each carry a date — otherwise sits beyond every
  * training page (0.43: 5 sd) and its type falls to the model's extrapolation (classify-9: the demo
  * forum index typed forum at 0.71; with the prior, list). Pages of a few hundred segments move by
- * a few per cent. Measured (replica of bench:classify's nested CV): prior 10 CV 0.921 -> 0.918,
- * unseen-site forum recall 0.919 -> 0.929; prior 5 does not move the small index. */
+ * a few per cent. Measured (bench:classify): this prior alone (version 5) CV 0.921 -> 0.918,
+ * unseen-site forum recall 0.919 -> 0.929, WCXB lists 145 -> 134 of 168; with the ascending-floor
+ * prior of features-floors.ts (version 6) 0.921, 0.914, 146 of 168. A prior of 5 does not move
+ * the small index (replica of the CV). */
 const DATED_SHARE_PRIOR = 10;
 /** JSON-LD types of a discussion. */
 const LD_FORUM = /^(?:discussionforumposting|qapage|question|socialmediaposting)$/i;
