@@ -78,6 +78,10 @@ export async function runCrawlCli(spiderArg: string, opts: CrawlCliOptions): Pro
   try {
     // Validation happens here, before any request.
     if (file) guardSpiderErrors(file);
+    // A TypeScript spider registers tsx's module hooks, after which every module this thread loads
+    // is resolved and loaded through the hooks' own thread (the crawler's Crawlee and the rest: ~0.8 s
+    // more CPU per crawl): what the crawl will load is loaded first.
+    if (file && /\.m?ts$/.test(file)) await Promise.all([import('../crawler/crawl.js'), import('../crawler/run/lock.js'), import('../crawler/run/state.js'), import('piscina'), ...(opts.redis ? [import('./redis-crawl.js')] : [])]);
     const { spider, file: spiderModule } = await loadSpider(spiderArg);
     const redis = opts.redis ?? spider.redis;
     if (opts.workers && opts.workers > 1 && !redis) throw new UsageError('--workers needs --redis URL (the workers share one crawl through Redis)');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpider } from '../../src/crawler/crawl.js';
@@ -228,6 +228,31 @@ describe('the chain in worker threads', () => {
 const PARA = 'The committee met on Tuesday to review the proposal in detail, and members asked for more time to study the budget figures before the final vote next month.';
 const page = (title: string, paras = 3, links = '') =>
   `<!DOCTYPE html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${Array.from({ length: paras }, (_, k) => `<p>${PARA} (${k})</p>`).join('')}${links}</body></html>`;
+
+describe('the spider file in the workers', () => {
+  // A worker imports the spider file for its extraMiddleware only: a TypeScript spider registers
+  // tsx's loader in every thread that imports it (~0.5 s of CPU per worker, and every module the
+  // thread loads after it goes through the loader's thread).
+  it('is not imported by a worker when the spider has no extraMiddleware (with --threads 0, no side worker starts for it)', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'main-thread-only.mjs');
+    writeFileSync(file, `import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) throw new Error('imported in a worker');\nexport default { name: 'main-only', startUrls: [] };\n`);
+    const server = await serve({ '/': { body: page('Story one about the city budget', 3) } });
+    try {
+      for (const threads of [0, 1]) {
+        const storageDir = tmp();
+        const summary = await runSpider(
+          { name: 'main-only', startUrls: [`${server.url}/`], allowPrivateAddresses: true, crawler: { robotsTxt: false } },
+          { storageDir, log: silentLogger, threads, spiderModule: file },
+        );
+        expect(summary.finished, `threads ${threads}`).toBe(true);
+        expect(datasetItems(storageDir, 'main-only').map((i) => i.title), `threads ${threads}`).toEqual(['Story one about the city budget']);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
 
 describe('per-page time budget', () => {
   it('a page that overruns its budget in a worker becomes an "other" item naming the middleware; the crawl goes on', async () => {

@@ -27,7 +27,8 @@ export function startChainPool(spider: SpiderConfig, o: StartOptions): Promise<C
     threads,
     spider: spider.name,
     middleware: spider.middleware,
-    spiderModule: o.spiderModule,
+    // imported by the workers for its extraMiddleware only (as the crawl's own pools do)
+    spiderModule: spider.extraMiddleware?.length ? o.spiderModule : undefined,
     timezone: spider.timezone,
     stateDir: path.join(storageDir, 'gleaner'),
     links: linkPolicyOf(spider),
