@@ -294,6 +294,8 @@ const PARAGRAPH_TAGS = new Set(['p', 'li', 'span', 'font', 'b', 'i', 'strong', '
 /** Count of floors a path must be nominated by (as a prefix of its own content node) to be
  * considered; keeps the candidate set small on long threads. */
 const MIN_NOMINATIONS = 2;
+/** Other floors looked at to tell a template slot (a header every floor has) from a floor's own. */
+const TEMPLATE_PROBE = 20;
 
 /**
  * Choose each floor's content element(s) by position consistency. Every floor nominates its own
@@ -389,6 +391,19 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
   if (best !== undefined && /^\d+:$/.test(best)) best = undefined;
   const resolved = records.map((rec) => (best !== undefined && rec.roots.length ? space.resolve(rec, best) : []));
   const slot = commonOwnPath(space, records, own, ownPaths);
+  const exact = new Map<string, number>();
+  for (const p of ownPaths) if (p !== undefined) exact.set(p, (exact.get(p) ?? 0) + 1);
+  // A path most other floors have (up to TEMPLATE_PROBE of them looked at) is their template's.
+  const templateSlot = (rec: PostRecord, path: string, i: number): boolean => {
+    let seen = 0;
+    let has = 0;
+    for (let j = 0; j < records.length && seen < TEMPLATE_PROBE; j++) {
+      if (j === i || !records[j]!.roots.length) continue;
+      seen++;
+      if (space.resolve(records[j]!, path).length) has++;
+    }
+    return seen >= MIN_NOMINATIONS && has * 2 > seen && rec.roots.length > 0;
+  };
   const ordinal = siblingOrdinal(ix, records, resolved, ownPunct);
   return records.map((rec, i) => {
     if (best !== undefined && rec.roots.length) {
@@ -406,7 +421,19 @@ export function contentNodes(ix: ThreadIndex, records: PostRecord[]): Array<Elem
         return [holder ?? bestMatch(ix, found, rec, ownPunct)!];
       }
     }
-    if (own[i]) return [own[i]!];
+    if (own[i]) {
+      // A floor whose punctuation sits in its header ("安息。 2016-09-04", "name，bio" — a member
+      // name with a full stop or a comma) while its body is a short reply without any: the header
+      // is a slot of the template (most other floors have it) in which no other floor speaks. The
+      // floor then reads the slot where the other floors hold their content, when it has text.
+      if (slot !== undefined && ownPaths[i] !== undefined && ownPaths[i] !== slot.path && exact.get(ownPaths[i]!) === 1 && templateSlot(rec, ownPaths[i]!, i)) {
+        const found = space.resolve(rec, slot.path);
+        const at = found.length === 1 ? 0 : slot.ordinal;
+        const el = at !== undefined ? found[at] : undefined;
+        if (el && collapse(textOf(el)) && !el.children.some((c) => c === own[i])) return [el];
+      }
+      return [own[i]!];
+    }
     // No content node (a short reply without punctuation: "没得", "支持一下"): the slot where the
     // other floors hold theirs, when two or more agree on one and the floor has it once.
     if (slot !== undefined) {
@@ -1030,6 +1057,8 @@ interface AuthorCandidate {
 
 /** A number as a display name ("7"): taken only from a profile link at the voted name slot. */
 const DIGIT_NAME = /^\d{1,12}$/;
+/** Han characters glued to a number ("下次再见123"): a name or a counter (see `digits` below). */
+const HAN_HANDLE = /^\p{Script=Han}{1,4}\d+$/u;
 /** "Label: value" lines of user panels ("Beiträge: 15") and pure numbers are never names. */
 const NOT_A_NAME = /(\S[:：]\s|[:：]\s*\d|^[\d\s.,:#+-]+$|^[←→«»‹›↑↓<>^]|^\p{Script=Han}{1,4}\s*\d+$)/u;
 /** An author label before the name ("作者： 6xy", "Posted by alice"): the name is what follows. */
@@ -1072,7 +1101,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     // not a name; a profile link inside it is tried on its own.
     if (hinted && n.name !== 'a' && segSpan(ix, rangeOf(ix, n)).reduce((a, b) => b - a) > 1) continue;
     const name = unlabel(collapse(textOf(n)));
-    const digits = isProfileLink && DIGIT_NAME.test(name);
+    // A profile link reading a number, or a few Han characters glued to one ("下次再见123",
+    // "红黑军团810" — or a counter, "收藏3"), is taken only at the name slot the other floors voted for.
+    const digits = isProfileLink && (DIGIT_NAME.test(name) || HAN_HANDLE.test(name));
     // (A button is never a name, whatever its class or link says: "Reply" in a `reply-user` box;
     // nor is a role badge that names the floor: "楼主".)
     if (!name || name.length > MAX_AUTHOR_LENGTH || (NOT_A_NAME.test(name) && !digits) || ACTION_TEXT.test(name) || FLOOR_TEXT.test(name)) continue;
@@ -1106,6 +1137,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     const t = unlabel(seg.text);
     if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
     if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
+    // A line that carries a floor number is the floor's label or tail ("来自iPhone客户端28楼",
+    // "#12 回复"), never a member's name.
+    if (FLOOR_IN_LINE.test(t)) continue;
     kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
   }
   // …and short inline elements of the header line ("2004-12-27 12:46 <a>flyingbirds</a>", a name
@@ -1119,6 +1153,9 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     const t = unlabel(collapse(textOf(n)));
     if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
     if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
+    // A line that carries a floor number is the floor's label or tail ("来自iPhone客户端28楼",
+    // "#12 回复"), never a member's name.
+    if (FLOOR_IN_LINE.test(t)) continue;
     kept.push({ el: n, name: t, path: space.pathIn(rec, n), linked: false, slot: true });
   }
   return kept;

@@ -803,12 +803,24 @@ function mainPostBefore(ix: ThreadIndex, anchors: DateAnchor[], records: PostRec
   return { roots, range: r, via: 'single' };
 }
 
+/** An element's template shape: its layout key (tag and digit-free classes) and the tags of its
+ * children and grandchildren. Two floors of one template share it; a header row and its body row
+ * (a name and a date; a text) do not. */
+function shapeOf(el: Element): string {
+  const kids = elementChildren(el);
+  return `${layoutKey(el) ?? el.name}>${kids.map((c) => c.name).join(',')}>${kids.map((c) => elementChildren(c).map((g) => g.name).join(',')).join('|')}`;
+}
+const sameShape = (a: Element, b: Element): boolean => shapeOf(a) === shapeOf(b);
+
 /**
  * A floor that says nothing (a header row: a date and a name, no sentence) followed by a sibling
  * floor that names nobody (its body row) is one floor of two rows (old table layouts whose rows
- * happen to share a class: `altbg1` / `altbg2`).
+ * happen to share a class: `altbg1` / `altbg2`). A sibling of the silent floor's own shape
+ * that shows a post date of its own is the next floor, not a body row (a body row may quote a date,
+ * but is shaped otherwise): the silent one is a short reply ("同去同去", "+1") whose member link the
+ * profile-link shapes do not know.
  */
-function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Range) => number): PostRecord[] {
+function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Range) => number, dated?: (r: Range) => number): PostRecord[] {
   const silent = (r: PostRecord): boolean => ownText(r.range) < MIN_OWN_TEXT && punctMarks(ix, r.range) === 0;
   const out: PostRecord[] = [];
   for (let i = 0; i < records.length; i++) {
@@ -816,7 +828,7 @@ function mergeHeaderRows(ix: ThreadIndex, records: PostRecord[], ownText: (r: Ra
     const next = records[i + 1];
     const a = r.roots[r.roots.length - 1];
     const b = next?.roots[0];
-    if (next && a && b && a.parent === b.parent && nextElementSibling(a) === b && silent(r) && !silent(next) && !showsAuthor(ix, next)) {
+    if (next && a && b && a.parent === b.parent && nextElementSibling(a) === b && silent(r) && !silent(next) && !showsAuthor(ix, next) && !(dated && dated(next.range) > 0 && sameShape(a, b))) {
       out.push({ ...next, roots: [...r.roots, ...next.roots], range: { start: r.range.start, end: next.range.end } });
       i++;
       continue;
@@ -1084,6 +1096,8 @@ export interface SetPool {
   sets: RecordSet[];
   /** Non-link characters of a range besides its dates. */
   ownText: (r: Range) => number;
+  /** Post dates (non-prose anchors) in a range; absent on an undated page. */
+  dated?: (r: Range) => number;
 }
 
 /** Find the floors of a thread page, in page order, as the rules choose them; empty when the page
@@ -1101,7 +1115,7 @@ export function findRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: rea
  */
 export function assembleSet(ix: ThreadIndex, pool: SetPool, set: RecordSet, main: PostRecord | null = set.main ?? null): PostRecord[] {
   const fresh = (r: PostRecord): PostRecord => ({ roots: r.roots, range: r.range, via: r.via });
-  const all = mergeHeaderRows(ix, dropCopies(ix, (main ? [main, ...set.records] : set.records).map(fresh)), pool.ownText);
+  const all = mergeHeaderRows(ix, dropCopies(ix, (main ? [main, ...set.records] : set.records).map(fresh)), pool.ownText, pool.dated);
   attachReplies(all, set.replies);
   for (const r of all) if (r.replies) r.replyArea = replyAreas(ix, r);
   return all;
@@ -1331,7 +1345,7 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
   if (peaks.length >= MIN_RECORDS) sets.push(simple('peaks', peaks, fallback === 'peaks'));
   if (single.length) sets.push(simple('single', single, fallback === 'single'));
   if (undated.length) sets.push(simple('undated', undated, fallback === 'undated'));
-  return { sets, ownText };
+  return { sets, ownText, dated: (r: Range) => datedCount(anchorStarts, r) };
 }
 
 /** Whether a position lies in one of the ranges (sorted once; a binary search per question). */
