@@ -35,7 +35,7 @@ import { decide, floorModel, score, type FloorModel } from './model.js';
 import { bodyCandidates } from './body-features.js';
 import { chooseAuthors, chooseDates, chooseFloors, contentLines, contentNodes, cutTemplateSignatures, echoBlocks, SIGNATURE_RULE, inlineBodies, isProfileUrl, linesText, MAX_AUTHOR_LENGTH, nameBeforeDateIn, selfNamedLink, peakContent, type AuthorPick, type FloorLine } from './fields.js';
 import { lineCandidates, type LineCandidate } from './line-features.js';
-import { describeLayout, FloorLayoutLearner, type FloorLayout } from './layout.js';
+import { describeLayout, FloorLayoutLearner, sameLayout, type FloorLayout } from './layout.js';
 import { threadText } from '../../src/core/threads.js';
 // A post's own text (content without its quotes) is defined with the item shape: the CSV feeds use it too.
 export { ownText } from '../../src/core/item.js';
@@ -119,10 +119,24 @@ function escapeHtml(s: string): string {
 export function extractForumDebug(page: Page, options: ForumOptions = {}): ForumDebug | null {
   const model = options.model === null ? null : (options.model ?? floorModel());
   const timezone = options.timezone ?? timezoneForLang(langTag(page)) ?? 'UTC';
-  const key = `forum:floors:${timezone}|${options.now?.getTime() ?? ''}|${(options.layouts ?? []).map((l) => l.key).join(',')}`;
+  const keyOf = (layouts: readonly FloorLayout[]) => `forum:floors:${timezone}|${options.now?.getTime() ?? ''}|${layouts.map((l) => l.key).join(',')}`;
+  const layouts = options.layouts ?? [];
   // Per model object (the shipped model, a fold model, none): a map inside the page's memo.
-  const byModel = page.memo(key, () => new Map<FloorModel | null | undefined, ForumDebug | null>());
+  const memoOf = (k: string) => page.memo(k, () => new Map<FloorModel | null | undefined, ForumDebug | null>());
+  const byModel = memoOf(keyOf(layouts));
   if (byModel.has(model)) return byModel.get(model)!;
+  if (layouts.length) {
+    // The floors of the page without the site's layouts, when it already has them (the batch's
+    // learning pass, the page-type stage's floor signals): where the page alone chose floors of a
+    // learned layout, the layouts have nothing left to settle (layout.ts) — the answer stands and
+    // the splitter does not run again.
+    const plain = memoOf(keyOf([])).get(model);
+    const own = plain ? describeLayout(plain.records) : undefined;
+    if (plain && own && layouts.some((l) => sameLayout(l.key, own.key))) {
+      byModel.set(model, plain);
+      return plain;
+    }
+  }
   const resolved: ForumOptions = { ...options, timezone, model };
   let r = extractFrom(page, resolved);
   if (!r) {
@@ -157,7 +171,15 @@ function analyse(page: Page, timezone: string, now: Date | undefined): PageAnaly
   return { anchors, ix };
 }
 
+/** Runs of the splitter (the floors' choice and reading) in this process: what the memo saves is
+ * counted by tests and benches. */
+let runs = 0;
+export function splitterRuns(): number {
+  return runs;
+}
+
 function extractFrom(page: Page, options: ForumOptions): ForumDebug | null {
+  runs++;
   const { anchors, ix } = analysePage(page, options);
   const model = options.model ?? undefined;
   const choice = chooseRecords(ix, anchors, options.layouts, model);
