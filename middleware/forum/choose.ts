@@ -11,7 +11,7 @@ import type { DateAnchor } from './dates.js';
 import type { PostRecord, ThreadIndex } from './dom.js';
 import type { FloorLayout } from './layout.js';
 import { mainCandidates, mainFeatures } from './main-post.js';
-import { decide, score, type FloorModel } from './model.js';
+import { decide, type FloorModel } from './model.js';
 import { assembleSet, recordSets, type RecordSet, type SetPool } from './records.js';
 import { noListFeatures, pageFacts, setFeatures } from './set-features.js';
 
@@ -46,7 +46,6 @@ export function chooseRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: r
     const offered = fs.map((_, i) => set !== undefined || i >= pool.sets.length || pool.sets[i]!.speaks);
     const ruleAt = set ? pool.sets.indexOf(set) : pool.sets.length;
     const k = decide(model.sets, fs.map((f, i) => (offered[i] ? f : undefined)), ruleAt);
-    if (process.env.FORUM_DEBUG_CHOICE && ix.page.url.includes(process.env.FORUM_DEBUG_CHOICE)) fs.forEach((f, i) => console.error(`${pool.sets[i]?.key ?? 'NONE'} n=${pool.sets[i]?.records.length} z=${score(model.sets!, f).toFixed(2)}${i === k ? ' <==' : ''} ${[...f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`));
     if (k >= 0) set = pool.sets[k];
   }
   if (!set) return { records: [], pool, get pagination() { return findPagination(ix.page); } };
@@ -57,7 +56,6 @@ export function chooseRecords(ix: ThreadIndex, anchors: DateAnchor[], layouts: r
     const cands = mainCandidates(ix, floors, facts.dateStarts, set.main);
     const mf = mainFeatures(ix, floors, cands, facts, { laterPage: isLaterPage(ix.page, pagination) });
     const k = decide(model.main, mf, cands.findIndex((c) => c.rule) + 1);
-    if (process.env.FORUM_DEBUG_CHOICE && ix.page.url.includes(process.env.FORUM_DEBUG_CHOICE)) mf.forEach((f, i) => console.error(`main ${i} z=${score(model.main!, f).toFixed(2)}${i === k ? ' <==' : ''} ${(i ? ix.page.nodes[cands[i - 1]!.record.range.start] as { name?: string } : undefined)?.name ?? ''} ${[...f].map(([a, b]) => `${a}=${+b.toFixed(2)}`).join(' ')}`));
     main = k > 0 ? cands[k - 1]!.record : undefined;
   }
   return { records: main ? assembleSet(ix, pool, set, main) : floors, set, pool, pagination };

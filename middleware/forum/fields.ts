@@ -1283,7 +1283,6 @@ const AUTHOR_PATH_TAIL = 3;
 export function chooseAuthors(ix: ThreadIndex, records: PostRecord[], content: Array<Element[] | undefined>, dates: Array<DateAnchor | undefined> = []): AuthorPick[] {
   const space = new PathSpace();
   const cands = records.map((rec, i) => authorCandidates(ix, space, rec, content[i]));
-  if (process.env.FORUM_DEBUG) console.error("acands", cands.map((cs) => cs.map((c) => c.name + (c.linked ? "*" : "")).join(",")).join(" | "));
   // Vote: per path, the share of floors having a candidate there, with the link bonus; a name slot
   // must vary across floors (a constant line is a label such as "Offline").
   const stats = new Map<string, { floors: number; linked: number; slot: number; many: number; values: Set<string> }>();

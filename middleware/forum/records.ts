@@ -1247,7 +1247,6 @@ export function recordSets(ix: ThreadIndex, anchors: DateAnchor[], layouts: read
     return v;
   };
   for (const c of live.slice(0, AUTHOR_CHECKED_CANDIDATES)) c.score *= AUTHOR_FLOOR + (1 - AUTHOR_FLOOR) * authorShare(c);
-  if (process.env.FORUM_DEBUG) for (const c of live.slice(0, 12)) console.error('cand', c.key, c.records.length, c.score.toFixed(2), c.inner?.map((x) => x.key).join(','), c.records.slice(0, 2).map((r) => r.roots[0] ? `${r.roots[0].name}.${r.roots[0].attribs.class ?? ''}#${r.roots[0].attribs.id ?? ''}` : r.range.start).join(' | '));
   let best: Candidate | undefined;
   let bestHeader: Candidate | undefined;
   for (const c of live) {
