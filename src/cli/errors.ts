@@ -5,3 +5,9 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** `--url` of the commands that read saved pages: an absolute URL (it resolves the page's links and
+ * names its site), checked before any page is read. */
+export function checkUrlOption(url: string | undefined): void {
+  if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--url must be an absolute URL (got ${JSON.stringify(url)})`);
+}

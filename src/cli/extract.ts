@@ -4,7 +4,7 @@
 import { Extractor, type ExtractKind } from '../chain/extractor.js';
 import { createPage } from '../core/page.js';
 import { classifyPage } from '../../middleware/classifier/index.js';
-import { UsageError } from './errors.js';
+import { UsageError, checkUrlOption } from './errors.js';
 import { feedsFromCli, openFeed } from '../storage/feed-sink.js';
 import { DEFAULT_MAX_INPUT_BYTES, fileUrl, readInput } from './read-input.js';
 import { extractManifest } from './batch-manifest.js';
@@ -54,6 +54,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
   if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   if (o.timezone !== undefined) checkTimezone(o.timezone);
+  checkUrlOption(o.url);
   const outs = o.out === undefined ? [] : Array.isArray(o.out) ? o.out : [o.out];
   if (outs.length && !o.batch) throw new UsageError('--out needs --batch MANIFEST.jsonl (without --batch, items go to standard output: redirect it, e.g. > items.jsonl)');
   if (o.stream && !o.batch) throw new UsageError('--stream needs --batch MANIFEST.jsonl');
@@ -103,6 +104,7 @@ export async function runExtract(files: string[], o: ExtractCliOptions): Promise
 
 export async function runClassify(files: string[], o: { url?: string; maxBytes?: number }): Promise<void> {
   if (!files.length) throw new UsageError('classify needs files (or - for standard input)');
+  checkUrlOption(o.url);
   for (const f of files) {
     const body = await readInput(f, o.maxBytes);
     let result;

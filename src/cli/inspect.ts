@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ExtractKind } from '../chain/extractor.js';
-import { UsageError } from './errors.js';
+import { UsageError, checkUrlOption } from './errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, pageBytes } from './read-input.js';
 // Static: this module is itself loaded only by `gleaner inspect` (each dynamic import is one more
 // file in the package, which has a file budget: test/package).
@@ -49,6 +49,7 @@ export async function runInspect(input: string, o: InspectCliOptions): Promise<v
   const kind = (o.kind ?? 'auto') as ExtractKind;
   if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${KINDS.join(', ')} (got "${o.kind}")`);
   const max = o.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  checkUrlOption(o.url);
   let url: string;
   let body: Buffer;
   if (/^https?:\/\//i.test(input)) {
@@ -64,7 +65,6 @@ export async function runInspect(input: string, o: InspectCliOptions): Promise<v
     body = readPage(input, max);
     url = o.url ?? localUrl(input);
   }
-  if (o.url && !URL.canParse(o.url)) throw new UsageError(`--url must be an absolute URL (got ${JSON.stringify(o.url)})`);
   const sitePages = (o.site ?? []).map((f) => ({ url: localUrl(f).replace(/^http:\/\/localhost/, new URL(url).origin), body: readPage(f, max) }));
   const trace = await tracePage({ url, body, kind, timezone: o.timezone, sitePages, classify: (p) => classifyPage(p) });
   // the page's HTML for the screenshot, before the report sanitises the tree it shares

@@ -82,6 +82,18 @@ describe('gleaner extract reads regular files only, within --max-bytes', () => {
   });
 });
 
+describe('--url of the saved-page commands', () => {
+  it.each(['extract', 'classify', 'inspect'])('%s: a --url that is no absolute URL (or empty) exits 2 with one line naming --url, before reading the page', (cmd) => {
+    for (const url of ['not a url', '']) {
+      const args = cmd === 'inspect' ? [path.join(dir, 'a.html'), '--url', url, '--out', path.join(dir, 'report.html')] : [path.join(dir, 'a.html'), '--url', url];
+      const r = spawnSync(process.execPath, gleanerArgs(cmd, ...args), { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, `${cmd} --url ${JSON.stringify(url)}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), r.stderr).toEqual([`gleaner: --url must be an absolute URL (got ${JSON.stringify(url)})`]);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
 describe('gleaner extract --batch loses nothing', () => {
   const manifest = path.join(dir, 'm.jsonl');
   const entries = [
