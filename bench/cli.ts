@@ -5,7 +5,8 @@
  *
  * Rows: `import('gleaner/extract')` (and the other entries) in a fresh node, `gleaner --version`,
  * `gleaner extract page.html` on one page, `gleaner extract --batch` over the manifest (default
- * AEB, 181 pages; one thread, two threads, and `--kind article`) and the peer over the same manifest (bench/peers/readability-batch.mjs). Each
+ * AEB, 181 pages; one thread, two threads, and `--kind article`) and the peer over the same manifest (bench/peers/readability-batch.mjs);
+ * `gleaner crawl spiders/demo.ts` (`npm run crawl`: the bundled demo site, 55 pages) with 0 and 2 chain threads. Each
  * is run `--runs` times, interleaved; the table shows the median wall time and the median CPU
  * time (user + system, from bash's `time`): on a machine shared with other jobs the wall time
  * moves with their load, the CPU time much less. Both outputs are scored with the AEB metric, so
@@ -88,6 +89,9 @@ const cases: Case[] = [
   { name: `gleaner extract --batch --jobs 2`, cmd: ['node', bin, 'extract', '--batch', manifest, '--out', path.join(tmp, 'gleaner-2.jsonl'), '--jobs', '2'] },
   { name: `gleaner extract --batch --kind article`, cmd: ['node', bin, 'extract', '--batch', manifest, '--out', path.join(tmp, 'gleaner-article.jsonl'), '--jobs', '1', '--kind', 'article'] },
   { name: `Readability.js + linkedom (${entries.length} pages)`, cmd: ['node', peer, manifest, peerOut] },
+  // `npm run crawl` as a checkout runs it (the TypeScript demo spider, its bundled site served on
+  // loopback), from a fresh storage each time: start-up, 55 pages, the summary
+  ...[0, 2].map((threads) => ({ name: `gleaner crawl spiders/demo.ts --threads ${threads} (55 pages)`, cmd: ['env', `CRAWLEE_STORAGE_DIR=${path.join(tmp, `crawl-${threads}`)}`, 'node', bin, 'crawl', 'spiders/demo.ts', '--threads', String(threads), '--fresh'] })),
 ];
 
 const samples = new Map<string, { wall: number[]; cpu: number[]; inWall: number[]; inCpu: number[] }>();
