@@ -296,10 +296,34 @@ interface SvmInstance {
 type SvmCtor = (new (opts: Record<string, unknown>) => SvmInstance) & { KERNEL_TYPES: Record<string, number>; SVM_TYPES: Record<string, number> };
 
 let svmCtor: SvmCtor | undefined;
+const requireHere = createRequire(import.meta.url);
 /** The asm.js build: synchronous to load (the WASM entry point is a promise). */
 export function loadLibsvm(): SvmCtor {
-  if (!svmCtor) svmCtor = createRequire(import.meta.url)('libsvm-js/asm') as SvmCtor;
+  if (!svmCtor) svmCtor = requireHere('libsvm-js/asm') as SvmCtor;
   return svmCtor;
+}
+
+/**
+ * A libsvm instance of its own, its C library's `rand()` at its initial state. libsvm fits the
+ * probability estimates (Platt's sigmoids) on an internal 5-fold split it shuffles with `rand()`,
+ * whose state lives in the module instance and is never reseeded (libsvm-js exposes no `srand`):
+ * on a shared instance a model depended on every probability model trained before it in the
+ * process — the nested CV read 0.913 after `--write-model`'s training and 0.915 without it, on the
+ * same features. On a fresh instance (~30 ms to load) a model is a function of its data and
+ * parameters, and equals the one a fresh process trains first (`gleaner train-classifier`).
+ */
+export function freshLibsvm(): SvmCtor {
+  const entry = requireHere.resolve('libsvm-js/asm');
+  const core = path.join(path.dirname(entry), 'out', 'asm', 'libsvm.js');
+  delete requireHere.cache[entry];
+  delete requireHere.cache[core];
+  // (each load of the Emscripten module adds an unhandledRejection handler that exits the process:
+  // keep the first load's, as before, and not one more per model)
+  const before = new Set(process.listeners('unhandledRejection'));
+  const ctor = requireHere(entry) as SvmCtor;
+  if (svmCtor) for (const l of process.listeners('unhandledRejection')) if (!before.has(l)) process.off('unhandledRejection', l);
+  svmCtor ??= ctor;
+  return ctor;
 }
 
 export interface SvmParams {
@@ -325,8 +349,10 @@ function classWeights(y: number[]): Record<number, number> {
   return w;
 }
 
+/** Trains libsvm's C-SVC; with `probability`, on a fresh instance (see freshLibsvm: the same data
+ * and parameters give the same model wherever in a process it is trained). */
 export function trainLibsvm(X: number[][], y: number[], p: SvmParams, probability = false): SvmInstance {
-  const SVM = loadLibsvm();
+  const SVM = probability ? freshLibsvm() : loadLibsvm();
   const svm = new SVM({
     type: SVM.SVM_TYPES.C_SVC,
     kernel: p.kernel === 'linear' ? SVM.KERNEL_TYPES.LINEAR : SVM.KERNEL_TYPES.RBF,
