@@ -6,7 +6,10 @@
  * article above its comments holds most of it), and replies inside floors; and (version 4) the
  * floors with an author (dated or not), the consecutive floors both dated, the floors quoting
  * another, the posts' share of the floors' text (a list's records read as floors are mostly
- * titles, links and meta lines; a thread's floors mostly posts) and a post's mean length. A thread of an
+ * titles, links and meta lines; a thread's floors mostly posts) and a post's mean length; and (version 7)
+ * the share of the floors' text inside links (a board index or a member list read as floors is
+ * link-led records: a title or name link and meta links; a thread's floors are prose around an
+ * author link). A thread of an
  * unseen board is split by the same general mechanisms the extractor uses, where the page-level
  * forum signals (`features-forum.ts`) rely on markup habits seen in training (issue 18 item 3).
  */
@@ -15,7 +18,7 @@ import { floorSignals } from '../forum/signals.js';
 
 export const FLOOR_FEATURES = [
   'floorCount', 'floorTextShare', 'floorAuthorDated', 'floorDistinctAuthors', 'floorAscending', 'floorFirstShare', 'floorReplies',
-  'floorAuthored', 'floorDated', 'floorQuoting', 'floorPostShare', 'floorMeanPost',
+  'floorAuthored', 'floorDated', 'floorQuoting', 'floorPostShare', 'floorMeanPost', 'floorLinkShare',
 ] as const;
 
 /** floorAscending when the floors carry fewer than two dates: no order to see (between a thread's
@@ -43,5 +46,6 @@ export function floorFeatures(s: PageScan): Record<(typeof FLOOR_FEATURES)[numbe
     floorQuoting: n ? f.quoting / n : 0,
     floorPostShare: f.floorChars ? Math.min(1, f.postChars / f.floorChars) : 0,
     floorMeanPost: n ? log1p((f.postChars / n) * s.scriptScale) : 0,
+    floorLinkShare: f.floorChars ? Math.min(1, f.floorLinkChars / f.floorChars) : 0,
   };
 }

@@ -39,7 +39,7 @@ export type FeatureName = (typeof FEATURES)[number];
 
 /** Version of the feature definitions in this folder: bump it when any feature's value changes
  * for some page (then retrain the model and rewrite the golden vectors). */
-export const FEATURES_VERSION = 6;
+export const FEATURES_VERSION = 7;
 
 /** What a model's features depend on: recorded in model.json, checked by loadModel. */
 export const FEATURE_SPEC = { features: FEATURES_VERSION, listSignals: LIST_SIGNALS_VERSION, articleSignals: ARTICLE_SIGNALS_VERSION, forumSignals: FORUM_SIGNALS_VERSION } as const;

@@ -16,17 +16,20 @@
  * train-classifier` and new golden files.
  */
 import type { Page } from '../../src/core/page.js';
-import { pageIndex, rangeChars, solidLength } from '../../src/core/page-index.js';
+import { pageIndex, rangeChars, rangeNonLinkChars, solidLength } from '../../src/core/page-index.js';
 import { extractForumDebug } from './index.js';
 
-/** 2: floors chosen by the floor model (issue 29). */
-export const SIGNALS_VERSION = 2;
+/** 2: floors chosen by the floor model (issue 29). 3: the floors' link characters (`floorLinkChars`). */
+export const SIGNALS_VERSION = 3;
 
 export interface FloorSignals {
   /** Floors the splitter finds (0: none, the page is not a thread to it). */
   readonly floors: number;
   /** Non-space characters of the page's text inside the floors (the records' DFS ranges). */
   readonly floorChars: number;
+  /** Of those, the characters inside links (`<a href>`): a board's records are led by a title link
+   * and meta links, a thread's floors hold prose around an author link. */
+  readonly floorLinkChars: number;
   /** Non-space characters of the posts' own text (quotes included, replies left out), and of
    * the first floor's. */
   readonly postChars: number;
@@ -46,7 +49,7 @@ export interface FloorSignals {
 }
 
 const NONE: FloorSignals = {
-  floors: 0, floorChars: 0, postChars: 0, firstPostChars: 0, authored: 0, authoredDated: 0, distinctAuthors: 0, datedPairs: 0, ascendingPairs: 0, replies: 0, quoting: 0,
+  floors: 0, floorChars: 0, floorLinkChars: 0, postChars: 0, firstPostChars: 0, authored: 0, authoredDated: 0, distinctAuthors: 0, datedPairs: 0, ascendingPairs: 0, replies: 0, quoting: 0,
 };
 
 /** The floor signals of a page (computed once per page: `page.memo`). */
@@ -62,11 +65,15 @@ export function floorSignals(page: Page): FloorSignals {
     const ix = pageIndex(page);
     const posts = r.posts;
     let floorChars = 0;
+    let floorLinkChars = 0;
     for (const rec of r.records) {
       // Floors read from the page's <noscript> view (extractForumDebug's fallback) are not in this
-      // page's index: their text is what they hold.
+      // page's index: their text is what they hold (and no link is counted in them).
       const own = !rec.roots.length || page.indexOf(rec.roots[0]!) >= 0;
-      floorChars += own ? rangeChars(ix, rec.range) : 0;
+      if (!own) continue;
+      const chars = rangeChars(ix, rec.range);
+      floorChars += chars;
+      floorLinkChars += chars - rangeNonLinkChars(ix, rec.range);
     }
     const lens = posts.map((p) => solidLength(p.content));
     const postChars = lens.reduce((a, b) => a + b, 0);
@@ -82,6 +89,7 @@ export function floorSignals(page: Page): FloorSignals {
     return {
       floors: posts.length,
       floorChars,
+      floorLinkChars,
       postChars,
       firstPostChars: lens[0] ?? 0,
       authored: posts.filter((p) => p.author).length,
