@@ -81,16 +81,22 @@ export function siteListSignals(page: Page, siteData: Record<string, unknown>, w
   };
 }
 
-/** Distinct same-host pages linked below the page's own path (`/tags/` → `/tags/css/`): an index of
- * its section links its children, wherever the links sit. 0 for the site root. */
+/** A page path's file extension (`/c/news.html`: its children live under `/c/news/`, as the list
+ * stage's child prefix has it). */
+const PATH_EXTENSION = /\.[a-z0-9]{2,5}$/i;
+
+/** Distinct same-host pages linked below the page's own path (`/tags/` → `/tags/css/`, and
+ * `/c/news.html` → `/c/news/2024.html`): an index of its section links its children, wherever the
+ * links sit. 0 for the site root. */
 function childLinks(page: Page): number {
-  let below: string;
+  let belows: string[];
   let host: string;
   try {
     const u = new URL(page.url);
     const path = u.pathname.replace(/\/index\.html?$/i, '/').replace(/\/+$/, '');
     if (!path) return 0;
-    below = `${u.protocol}//${u.host}${path}/`;
+    const stem = path.replace(PATH_EXTENSION, '');
+    belows = [...new Set([path, stem].filter(Boolean).map((p) => `${u.protocol}//${u.host}${p}/`))];
     host = u.host;
   } catch {
     return 0;
@@ -99,7 +105,8 @@ function childLinks(page: Page): number {
   const seen = new Set<string>();
   for (const a of dom.anchors) {
     const url = page.resolve((page.nodes[a] as Element).attribs.href);
-    if (!url || !url.startsWith(below)) continue;
+    const below = url && belows.find((b) => url.startsWith(b));
+    if (!below) continue;
     const k = url.replace(/[#?].*$/, '').replace(/\/index\.html?$/i, '/').replace(/\/+$/, '');
     if (k.length > below.length - 1 && urlParts(url)?.host === host) seen.add(k);
   }

@@ -42,6 +42,7 @@ import {
 } from '../../middleware/classifier/site-rules.js';
 import { SITE_TYPE_MODEL } from '../../middleware/classifier/site-model.js';
 import { listMiddleware } from '../../middleware/list/index.js';
+import { siteListSignals } from '../../middleware/list/signals.js';
 import { silentLogger, type PageContext } from '../../src/core/middleware.js';
 
 const page = (url: string, body: string) => createPage({ url, body });
@@ -433,6 +434,35 @@ describe('a crawl of a small blog through the page-type and list stages', () => 
     expect(state().held).toEqual([]);
     expect(Object.values(state().shapes).reduce((n, c) => n + typed(c), 0)).toBe(countsBefore);
     expect(state().shapes[urlShape(url)!.shape]!.l).toBe(1);
+  });
+});
+
+describe('a category tree: /c/news.html whose entries live under /c/news/ (lead-9, test/faults/wide-links)', () => {
+  // every page an index of entries one level down; an index listed by the one above it has the URL
+  // shape of that list's entries, which the site evidence reads as a post, unless its children say
+  // it is an index of its own section
+  const index = (base: string, n = 12) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Index ${base}</title></head><body><h1>Index ${base}</h1><ul>${Array.from({ length: n }, (_, k) => `<li><a href="${base}/${k}.html">Entry ${k} of ${base}</a></li>`).join('')}</ul></body></html>`;
+  it('counts the children of x.html under x/ (and under x.html/), not the siblings', () => {
+    const count = (url: string, body: string) => siteListSignals(page(url, body), {}).childLinks;
+    expect(count('https://t.example/c/news.html', index('/c/news'))).toBe(12);
+    expect(count('https://t.example/c/news.html', index('/c/news.html'))).toBe(12);
+    expect(count('https://t.example/c/news.html', index('/c'))).toBe(0);
+    expect(count('https://t.example/c/news/', index('/c/news'))).toBe(12);
+    expect(count('https://t.example/', index(''))).toBe(0);
+  });
+  it('crawled breadth first through the page-type and list stages, every index stays a list', () => {
+    const site = { key: 't.example', data: {} as Record<string, unknown>, touch() {} };
+    const typeMw = pageTypeMiddleware({});
+    const listMw = listMiddleware({});
+    const order = ['/', ...Array.from({ length: 8 }, (_, k) => `/c/${k}.html`), ...Array.from({ length: 8 }, (_, k) => `/c/0/${k}.html`)];
+    const labels = order.map((p) => {
+      const pg = page(`https://t.example${p}`, index(p === '/' ? '/c' : p.replace(/\.html$/, '')));
+      const ctx = { page: pg, request: { url: pg.url }, item: { url: pg.url }, follow: [], site, siteKey: site.key, segments: pg.segments, log: silentLogger, scratch: {} } as unknown as PageContext;
+      typeMw.process(ctx);
+      if (ctx.label === 'list') listMw.process(ctx);
+      return `${p} ${ctx.label}${ctx.label === 'list' ? ` ${ctx.item.items?.length}` : ''}`;
+    });
+    expect(labels).toEqual(order.map((p) => `${p} list 12`));
   });
 });
 

@@ -43,6 +43,10 @@ describe('pages of 10,000 unique links', () => {
       expect(summary.queued).toBeGreaterThanOrEqual(PAGES * LINKS - PAGES * 2);
       expect(summary.timeouts ?? {}).toEqual({});
       expect(summary.items).toBe(PAGES);
+      // every page is an index of the next level (/w/0.html lists /w/0/…): a list, its entries kept
+      // (the site model typed the listed indexes detail, then other, while child links were looked
+      // for under /w/0.html/: 1 list of 24)
+      expect(summary.itemsByKind).toEqual({ list: PAGES });
       expect(peakRssMB).toBeLessThanOrEqual(MAX_RSS_MB);
     } finally {
       await server.close();
