@@ -249,18 +249,22 @@ describe('pageTypeMiddleware', () => {
   });
 });
 
+/** n points of three classes (i % 3), each drawn by `point` with a seeded generator. */
+function clusters(n: number, seed: number, point: (c: number, rnd: () => number) => number[]): { X: number[][]; y: number[] } {
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const X: number[][] = [];
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    X.push(point(i % 3, rnd));
+    y.push(i % 3);
+  }
+  return { X, y };
+}
+
 describe('SVM export', () => {
   it('TypeScript prediction agrees with libsvm-js (RBF, probabilities)', () => {
     // three noisy clusters in 4 dimensions (feature 2 plays the page's character count)
-    let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const X: number[][] = [];
-    const y: number[] = [];
-    for (let i = 0; i < 150; i++) {
-      const c = i % 3;
-      X.push([c * 2 + rnd() * 2.5, rnd(), 150 + c * 40 + rnd() * 60, (c === 1 ? 1 : 0) + rnd() * 0.8]);
-      y.push(c);
-    }
+    const { X, y } = clusters(150, 42, (c, rnd) => [c * 2 + rnd() * 2.5, rnd(), 150 + c * 40 + rnd() * 60, (c === 1 ? 1 : 0) + rnd() * 0.8]);
     const { model, agreement } = trainModel(X, y, { kernel: 'rbf', C: 3, gamma: 0.3 }, ['a', 'b', 'chars', 'd']);
     expect(agreement).toBe(1);
     expect(model.labels.sort()).toEqual(['detail', 'forum', 'list']);
@@ -271,15 +275,7 @@ describe('SVM export', () => {
 
   it('a probability model is a function of its data: the same after other probability models were trained in the process', () => {
     // (libsvm's Platt fit shuffles with rand(): on a shared instance the second model differed)
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const X: number[][] = [];
-    const y: number[] = [];
-    for (let i = 0; i < 120; i++) {
-      const c = i % 3;
-      X.push([c + rnd() * 2, rnd() * 2 - c, 150 + rnd() * 50]);
-      y.push(c);
-    }
+    const { X, y } = clusters(120, 7, (c, rnd) => [c + rnd() * 2, rnd() * 2 - c, 150 + rnd() * 50]);
     const params = { kernel: 'rbf', C: 1, gamma: 0.5 } as const;
     const first = trainModel(X, y, params, ['a', 'b', 'chars']).model;
     const listeners = process.listeners('unhandledRejection').length;
