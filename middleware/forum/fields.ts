@@ -1055,6 +1055,14 @@ interface AuthorCandidate {
   digits?: boolean;
 }
 
+/** Whether a short text of the header (a line, an inline element) could be a member's name at the
+ * name slot: not a label, a control, a floor label, a time or a year — nor a line that carries a floor
+ * number (the floor's label or tail: "来自iPhone客户端28楼", "#12 回复"). */
+function slotName(t: string): boolean {
+  if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) return false;
+  return !/\d{1,2}:\d{2}|\d{4}/.test(t) && !FLOOR_IN_LINE.test(t);
+}
+
 /** A number as a display name ("7"): taken only from a profile link at the voted name slot. */
 const DIGIT_NAME = /^\d{1,12}$/;
 /** Han characters glued to a number ("下次再见123"): a name or a counter (see `digits` below). */
@@ -1135,11 +1143,7 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     if (contentRanges.some((c) => c.start <= seg.index && seg.index <= c.end)) continue;
     if (inReplies(rec, seg.index)) continue;
     const t = unlabel(seg.text);
-    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
-    if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
-    // A line that carries a floor number is the floor's label or tail ("来自iPhone客户端28楼",
-    // "#12 回复"), never a member's name.
-    if (FLOOR_IN_LINE.test(t)) continue;
+    if (!slotName(t)) continue;
     kept.push({ el: seg.element, name: t, path: space.pathIn(rec, seg.element), linked: false, slot: true });
   }
   // …and short inline elements of the header line ("2004-12-27 12:46 <a>flyingbirds</a>", a name
@@ -1151,11 +1155,7 @@ function authorCandidates(ix: ThreadIndex, space: PathSpace, rec: PostRecord, co
     if (contentRanges.some((c) => c.start <= i && i <= c.end) || inReplies(rec, i)) continue;
     if (ix.end[i]! - i > MAX_INLINE_NAME_NODES) continue;
     const t = unlabel(collapse(textOf(n)));
-    if (t.length < 2 || t.length > MAX_AUTHOR_LENGTH || NOT_A_NAME.test(t) || ACTION_TEXT.test(t) || FLOOR_TEXT.test(t)) continue;
-    if (/\d{1,2}:\d{2}|\d{4}/.test(t)) continue;
-    // A line that carries a floor number is the floor's label or tail ("来自iPhone客户端28楼",
-    // "#12 回复"), never a member's name.
-    if (FLOOR_IN_LINE.test(t)) continue;
+    if (!slotName(t)) continue;
     kept.push({ el: n, name: t, path: space.pathIn(rec, n), linked: false, slot: true });
   }
   return kept;

@@ -26,7 +26,7 @@ import { SpiderConfigError } from '../../spider/config.js';
 
 export { errorItem, PARSE_STAGE, PoolClosedError, type PageTask, type PageOutcome, type PageEnv } from './outcome.js';
 export { DEFAULT_PAGE_BUDGET_SECS, WATCHDOG_MS, WALL_BUDGETS } from './budget.js';
-export { MAX_IN_FLIGHT, LARGE_PAGE_BYTES, CLOSE_WAIT_MS, WORKER_YOUNG_GENERATION_MB, defaultThreads } from './settings.js';
+export { MAX_IN_FLIGHT, LARGE_PAGE_BYTES, CLOSE_WAIT_MS, WORKER_YOUNG_GENERATION_MB, defaultThreads, workerSpiderModule } from './settings.js';
 
 /** What the workers build their chain from (`WorkerInit`, less what the pool adds itself), and the pool's own settings. */
 export interface ChainPoolOptions extends Omit<WorkerInit, 'debug' | 'budget' | 'epoch'> {

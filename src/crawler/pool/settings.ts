@@ -59,3 +59,10 @@ export function workerEntry(): string {
   return pathToFileURL(existsSync(bundled) ? bundled : path.join(dir, 'worker.js')).href;
 }
 
+
+/** The spider file a chain worker imports: only for its `extraMiddleware`, the one thing a worker
+ * reads from it (a TypeScript spider registers tsx's loader in every thread that imports it, ~0.5 s
+ * of CPU per worker). */
+export function workerSpiderModule(spider: { extraMiddleware?: readonly unknown[] }, file: string | undefined): string | undefined {
+  return file && spider.extraMiddleware?.length ? file : undefined;
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Logger } from '../../core/middleware.js';
 import type { SpiderConfig } from '../../spider/config.js';
 import { linkPolicyOf } from '../links.js';
-import { ChainPool, defaultThreads } from './index.js';
+import { ChainPool, defaultThreads, workerSpiderModule } from './index.js';
 
 export interface StartOptions {
   threads?: number;
@@ -27,8 +27,7 @@ export function startChainPool(spider: SpiderConfig, o: StartOptions): Promise<C
     threads,
     spider: spider.name,
     middleware: spider.middleware,
-    // imported by the workers for its extraMiddleware only (as the crawl's own pools do)
-    spiderModule: spider.extraMiddleware?.length ? o.spiderModule : undefined,
+    spiderModule: workerSpiderModule(spider, o.spiderModule),
     timezone: spider.timezone,
     stateDir: path.join(storageDir, 'gleaner'),
     links: linkPolicyOf(spider),

@@ -7,7 +7,7 @@
 import type { Logger, SiteStore } from '../../core/middleware.js';
 import type { SpiderConfig } from '../../spider/config.js';
 import type { LinkPolicy } from '../links.js';
-import { ChainPool, defaultThreads } from '../pool/index.js';
+import { ChainPool, defaultThreads, workerSpiderModule } from '../pool/index.js';
 import type { PageOutcome, PageTask } from '../pool/outcome.js';
 import type { InlineChain } from '../pool/inline-chain.js';
 
@@ -54,7 +54,7 @@ export class ChainRunner {
       runner.inlineChain = await (await import('../pool/inline-chain.js')).openInlineChain(spider, { stateDir: o.stateDir, store: o.store, log: o.log, links: o.links });
       // The side pool for large pages imports the spider file in a worker: started now, so a spider
       // that cannot load there fails the crawl before any request, not at its first large page.
-      if (importsSpider(spider, o) && !extraObjects) runner.startSidePool();
+      if (workerSpiderModule(spider, o.spiderModule)) runner.startSidePool();
     }
     return runner;
   }
@@ -91,13 +91,7 @@ export class ChainRunner {
   }
 }
 
-/** A worker imports the spider file for its `extraMiddleware` only: without any, the worker does not
- * load it (a TypeScript spider would register tsx's loader in every worker, ~0.5 s of CPU each). */
-function importsSpider(spider: SpiderConfig, o: ChainRunnerOptions): boolean {
-  return !!o.spiderModule && !!spider.extraMiddleware?.length;
-}
-
 function poolOptions(spider: SpiderConfig, o: ChainRunnerOptions) {
   const c = spider.crawler ?? {};
-  return { spider: spider.name, middleware: spider.middleware, spiderModule: importsSpider(spider, o) ? o.spiderModule : undefined, timezone: spider.timezone, stateDir: o.stateDir, links: o.links, pageBudgetSecs: c.pageBudgetSecs, store: o.store, log: o.log };
+  return { spider: spider.name, middleware: spider.middleware, spiderModule: workerSpiderModule(spider, o.spiderModule), timezone: spider.timezone, stateDir: o.stateDir, links: o.links, pageBudgetSecs: c.pageBudgetSecs, store: o.store, log: o.log };
 }
